@@ -1,0 +1,2 @@
+export * from "./field-selector.ts";
+export * from "./label-selector.ts";
