@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseDuration } from "./duration.ts";
+import { DEFAULTS, loadOptions, OptionError } from "./options.ts";
+
+describe("durations", () => {
+  for (const [text, ms] of [
+    ["0", 0],
+    ["300ms", 300],
+    ["30s", 30_000],
+    ["5m", 300_000],
+    ["1h30m", 5_400_000],
+    ["1.5s", 1500],
+  ] as const) {
+    it(text, () => assert.equal(parseDuration(text), ms));
+  }
+  for (const bad of ["", "5", "5x", "m5", "5m ", "-1s"]) {
+    it(`rejects ${JSON.stringify(bad)}`, () => assert.throws(() => parseDuration(bad)));
+  }
+});
+
+describe("options", () => {
+  const files: Record<string, string> = {
+    "a.yaml":
+      "dataDir: /var/lib/cg\nstorageBackend: etcd\netcdServers: [http://127.0.0.1:2379]\ncompactionInterval: 10m\n",
+    "bad.yaml": "dataDir: [1, 2\n",
+    "unknown.yaml": "nope: 1\n",
+  };
+  const read = (p: string) => {
+    const text = files[p];
+    if (text === undefined) throw new Error("ENOENT");
+    return text;
+  };
+
+  it("defaults", () => assert.deepEqual(loadOptions([], read), DEFAULTS));
+
+  it("reads both flag spellings, booleans, lists and durations", () => {
+    const o = loadOptions(
+      [
+        "--data-dir",
+        "/tmp/x",
+        "--storage-backend=memory",
+        "--storage-sync=false",
+        "--etcd-compaction-interval=1m",
+        "--feature-gates=WatchList=true",
+      ],
+      read,
+    );
+    assert.equal(o.dataDir, "/tmp/x");
+    assert.equal(o.storageBackend, "memory");
+    assert.equal(o.storageSync, false);
+    assert.equal(o.compactionInterval, 60_000);
+    assert.deepEqual(o.featureGates, { WatchList: true });
+  });
+
+  it("takes settings from --config, with flags winning", () => {
+    const o = loadOptions(["--config=a.yaml", "--data-dir=/override"], read);
+    assert.equal(o.dataDir, "/override");
+    assert.equal(o.storageBackend, "etcd");
+    assert.deepEqual(o.etcdServers, ["http://127.0.0.1:2379"]);
+    assert.equal(o.compactionInterval, 600_000);
+  });
+
+  for (const [args, message] of [
+    [["--nope"], /unknown flag: --nope/],
+    [["--storage-backend=disk"], /not one of embedded, memory, etcd/],
+    [["--storage-backend=etcd"], /needs --etcd-servers/],
+    [["--secure-port=http"], /not an integer/],
+    [["--compaction-interval=soon"], /not a duration/],
+    [["--data-dir"], /needs an argument/],
+    [["--config=missing.yaml"], /cannot read missing.yaml/],
+    [["--config=bad.yaml"], /not valid YAML/],
+    [["--config=unknown.yaml"], /unknown setting "nope"/],
+    [["stray"], /unexpected argument/],
+  ] as const) {
+    it(`rejects ${args.join(" ")}`, () => {
+      assert.throws(
+        () => loadOptions(args, read),
+        (e: unknown) => e instanceof OptionError && message.test(e.message),
+      );
+    });
+  }
+});

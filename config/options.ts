@@ -1,0 +1,277 @@
+// The server's settings: one table of options, each reachable as a kube-apiserver-style flag
+// (`--data-dir=./data` or `--data-dir ./data`) and as a key of the YAML file given with
+// `--config`. Flags win over the file; the file wins over defaults.
+import { readFileSync } from "node:fs";
+import { load as loadYaml } from "js-yaml";
+import { parseDuration } from "./duration.ts";
+
+type Kind = "string" | "int" | "bool" | "duration" | "list";
+
+interface OptionSpec<K extends Kind = Kind> {
+  readonly flag: string;
+  readonly key: string;
+  readonly kind: K;
+  readonly help: string;
+  readonly choices?: readonly string[];
+}
+
+/** Every option the server understands, in the order `--help` shows them. */
+export const OPTION_SPECS = [
+  {
+    flag: "config",
+    key: "config",
+    kind: "string",
+    help: "YAML file holding any of these settings (flags win)",
+  },
+  {
+    flag: "data-dir",
+    key: "dataDir",
+    kind: "string",
+    help: "directory for the embedded store and generated credentials",
+  },
+  {
+    flag: "storage-backend",
+    key: "storageBackend",
+    kind: "string",
+    choices: ["embedded", "memory", "etcd"],
+    help: "where objects are kept: embedded (lmdb files under <data-dir>/store), memory, or etcd",
+  },
+  {
+    flag: "storage-sync",
+    key: "storageSync",
+    kind: "bool",
+    help: "embedded store: acknowledge writes only once on disk",
+  },
+  {
+    flag: "etcd-servers",
+    key: "etcdServers",
+    kind: "list",
+    help: "etcd client URLs, comma separated (etcd backend)",
+  },
+  {
+    flag: "etcd-cafile",
+    key: "etcdCAFile",
+    kind: "string",
+    help: "CA bundle that signs the etcd servers' certificates",
+  },
+  {
+    flag: "etcd-certfile",
+    key: "etcdCertFile",
+    kind: "string",
+    help: "client certificate presented to etcd",
+  },
+  { flag: "etcd-keyfile", key: "etcdKeyFile", kind: "string", help: "key of the etcd client certificate" },
+  {
+    flag: "compaction-interval",
+    key: "compactionInterval",
+    kind: "duration",
+    help: "history older than this is compacted away; watches and continue tokens older than it get 410 (0 disables)",
+  },
+  {
+    flag: "watch-cache-history",
+    key: "watchCacheHistory",
+    kind: "int",
+    help: "upper bound on changes each watch cache keeps for replay, whatever their age",
+  },
+  { flag: "bind-address", key: "bindAddress", kind: "string", help: "address to listen on" },
+  { flag: "secure-port", key: "securePort", kind: "int", help: "port to listen on" },
+  { flag: "feature-gates", key: "featureGates", kind: "list", help: "feature gates, e.g. WatchList=true" },
+  { flag: "help", key: "help", kind: "bool", help: "print this help and exit" },
+] as const satisfies readonly OptionSpec[];
+
+export interface ServerOptions {
+  config: string | undefined;
+  dataDir: string;
+  storageBackend: "embedded" | "memory" | "etcd";
+  storageSync: boolean;
+  etcdServers: string[];
+  etcdCAFile: string | undefined;
+  etcdCertFile: string | undefined;
+  etcdKeyFile: string | undefined;
+  /** Milliseconds. */
+  compactionInterval: number;
+  watchCacheHistory: number;
+  bindAddress: string;
+  securePort: number;
+  featureGates: Record<string, boolean>;
+  help: boolean;
+}
+
+export const DEFAULTS: ServerOptions = {
+  config: undefined,
+  dataDir: "./data",
+  storageBackend: "embedded",
+  storageSync: true,
+  etcdServers: [],
+  etcdCAFile: undefined,
+  etcdCertFile: undefined,
+  etcdKeyFile: undefined,
+  compactionInterval: 5 * 60_000,
+  watchCacheHistory: 50_000,
+  bindAddress: "127.0.0.1",
+  securePort: 6443,
+  featureGates: {},
+  help: false,
+};
+
+/** A setting that cannot be used; the process prints it and exits with status 2. */
+export class OptionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "OptionError";
+  }
+}
+
+/** Flag aliases kept for kube-apiserver users. */
+const ALIASES: Record<string, string> = { "etcd-compaction-interval": "compaction-interval" };
+
+const byFlag = new Map<string, OptionSpec>(OPTION_SPECS.map((s) => [s.flag, s]));
+const byKey = new Map<string, OptionSpec>(OPTION_SPECS.map((s) => [s.key, s]));
+
+function convert(spec: OptionSpec, raw: unknown, where: string): unknown {
+  const bad = (why: string) => new OptionError(`${where}: ${why}`);
+  switch (spec.kind) {
+    case "string": {
+      if (typeof raw !== "string" && typeof raw !== "number") throw bad("expected a string");
+      const value = String(raw);
+      if (spec.choices && !spec.choices.includes(value)) {
+        throw bad(`"${value}" is not one of ${spec.choices.join(", ")}`);
+      }
+      return value;
+    }
+    case "int": {
+      const value =
+        typeof raw === "number" ? raw : typeof raw === "string" && /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(value)) throw bad(`"${String(raw)}" is not an integer`);
+      return value;
+    }
+    case "bool":
+      if (raw === true || raw === "true" || raw === "1") return true;
+      if (raw === false || raw === "false" || raw === "0") return false;
+      throw bad(`"${String(raw)}" is not true or false`);
+    case "duration":
+      if (typeof raw === "number") return raw * 1000;
+      if (typeof raw !== "string") throw bad("expected a duration such as 5m or 30s");
+      try {
+        return parseDuration(raw);
+      } catch (err) {
+        throw bad((err as Error).message);
+      }
+    case "list": {
+      const items = Array.isArray(raw)
+        ? raw.map(String)
+        : typeof raw === "string"
+          ? raw.split(",")
+          : undefined;
+      if (!items) throw bad("expected a list");
+      const list = items.map((s) => s.trim()).filter((s) => s !== "");
+      if (spec.key === "featureGates") return parseGates(list, bad);
+      return list;
+    }
+  }
+}
+
+function parseGates(items: string[], bad: (why: string) => OptionError): Record<string, boolean> {
+  const gates: Record<string, boolean> = {};
+  for (const item of items) {
+    const m = /^([A-Za-z0-9]+)=(true|false)$/.exec(item);
+    if (!m) throw bad(`"${item}" is not Name=true|false`);
+    gates[m[1] as string] = m[2] === "true";
+  }
+  return gates;
+}
+
+/** Parse command-line flags into the options they set (nothing else). */
+export function parseFlags(argv: readonly string[]): Partial<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const m = /^--?([a-z0-9-]+)(?:=(.*))?$/s.exec(arg);
+    if (!m) throw new OptionError(`unexpected argument "${arg}"`);
+    const name = ALIASES[m[1] as string] ?? (m[1] as string);
+    const spec = byFlag.get(name);
+    if (!spec) throw new OptionError(`unknown flag: --${m[1]}`);
+    let raw: string | undefined = m[2];
+    if (raw === undefined) {
+      if (spec.kind === "bool") raw = "true";
+      else {
+        raw = argv[++i];
+        if (raw === undefined) throw new OptionError(`flag needs an argument: --${name}`);
+      }
+    }
+    const value = convert(spec, raw, `--${name}`);
+    // Repeated list flags accumulate, as kube-apiserver's do.
+    if (spec.kind === "list" && out[spec.key] !== undefined) {
+      out[spec.key] = Array.isArray(value)
+        ? [...(out[spec.key] as string[]), ...value]
+        : { ...(out[spec.key] as object), ...(value as object) };
+    } else {
+      out[spec.key] = value;
+    }
+  }
+  return out;
+}
+
+/** Parse a YAML settings document; keys are the camelCase names of the flags. */
+export function parseConfigFile(text: string, file: string): Partial<Record<string, unknown>> {
+  let doc: unknown;
+  try {
+    doc = loadYaml(text);
+  } catch (err) {
+    throw new OptionError(`${file}: not valid YAML: ${(err as Error).message}`);
+  }
+  if (doc === undefined || doc === null) return {};
+  if (typeof doc !== "object" || Array.isArray(doc))
+    throw new OptionError(`${file}: expected a mapping of settings`);
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(doc)) {
+    const spec = byKey.get(key);
+    if (!spec || spec.key === "config" || spec.key === "help")
+      throw new OptionError(`${file}: unknown setting "${key}"`);
+    out[key] = convert(spec, raw, `${file}: ${key}`);
+  }
+  return out;
+}
+
+/** Defaults, then the YAML file named by `--config`, then the flags. */
+export function loadOptions(
+  argv: readonly string[],
+  readFile = (p: string) => readFileSync(p, "utf8"),
+): ServerOptions {
+  const flags = parseFlags(argv);
+  let file: Partial<Record<string, unknown>> = {};
+  if (typeof flags.config === "string") {
+    let text: string;
+    try {
+      text = readFile(flags.config);
+    } catch (err) {
+      throw new OptionError(`--config: cannot read ${flags.config}: ${(err as Error).message}`);
+    }
+    file = parseConfigFile(text, flags.config);
+  }
+  const options = { ...DEFAULTS, ...file, ...flags } as ServerOptions;
+  if (options.storageBackend === "etcd" && options.etcdServers.length === 0) {
+    throw new OptionError("--storage-backend=etcd needs --etcd-servers");
+  }
+  if (options.securePort < 0 || options.securePort > 65535)
+    throw new OptionError("--secure-port: out of range");
+  return options;
+}
+
+export function usage(): string {
+  const lines = ["Usage: npm start -- [flags]", "", "Flags:"];
+  for (const spec of OPTION_SPECS) {
+    const def = DEFAULTS[spec.key as keyof ServerOptions];
+    const shown =
+      spec.kind === "duration"
+        ? `${(def as number) / 1000}s`
+        : Array.isArray(def)
+          ? def.join(",")
+          : String(def ?? "");
+    lines.push(`  --${spec.flag}${spec.kind === "bool" ? "" : "=<value>"}`);
+    lines.push(
+      `      ${spec.help}${shown && shown !== "false" && shown !== "[object Object]" ? ` (default ${shown})` : ""}`,
+    );
+  }
+  return lines.join("\n");
+}
