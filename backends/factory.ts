@@ -1,0 +1,42 @@
+// Opens the storage backend named by configuration.
+import { join } from "node:path";
+import type { Storage } from "./contract/index.ts";
+import { openEmbeddedStorage } from "./embedded/index.ts";
+import { createEtcdStorage } from "./etcd/index.ts";
+import { MemoryStorage } from "./memory/index.ts";
+
+export type StorageBackendName = "embedded" | "memory" | "etcd";
+
+export interface StorageConfig {
+  readonly backend: StorageBackendName;
+  /** The server's data directory; the embedded store lives in `<dataDir>/store`. */
+  readonly dataDir: string;
+  /** Embedded: acknowledge a write only once it is on disk. */
+  readonly sync?: boolean;
+  readonly etcd?: {
+    readonly endpoints: readonly string[];
+    readonly caFile?: string | undefined;
+    readonly certFile?: string | undefined;
+    readonly keyFile?: string | undefined;
+  };
+}
+
+export async function openStorage(config: StorageConfig): Promise<Storage> {
+  switch (config.backend) {
+    case "memory":
+      return new MemoryStorage();
+    case "embedded":
+      return openEmbeddedStorage({ dir: join(config.dataDir, "store"), sync: config.sync ?? true });
+    case "etcd": {
+      const etcd = config.etcd;
+      if (!etcd || etcd.endpoints.length === 0)
+        throw new Error("the etcd backend needs at least one endpoint");
+      return createEtcdStorage({
+        endpoints: etcd.endpoints,
+        ...(etcd.caFile ? { caFile: etcd.caFile } : {}),
+        ...(etcd.certFile ? { certFile: etcd.certFile } : {}),
+        ...(etcd.keyFile ? { keyFile: etcd.keyFile } : {}),
+      });
+    }
+  }
+}
