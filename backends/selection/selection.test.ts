@@ -49,7 +49,7 @@ describe("label selectors", () => {
     "a/b/c=x",
     ",",
     "app=web,",
-    "x=" + "v".repeat(64),
+    `x=${"v".repeat(64)}`,
   ]) {
     it(`rejects ${JSON.stringify(bad)}`, () => {
       assert.throws(() => parseLabelSelector(bad), SelectorParseError);

@@ -1,0 +1,1 @@
+export { EmbeddedStorage, type EmbeddedStorageOptions, openEmbeddedStorage } from "./embedded.ts";
