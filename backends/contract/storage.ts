@@ -2,7 +2,10 @@
 // Values are opaque strings to the store; keys are `/<group>/<resource>/<namespace>/<name>`.
 // Nothing here knows about HTTP or about the shape of the objects it stores.
 
-/** A store-wide, strictly increasing integer. `0` means "nothing written yet". */
+/**
+ * A store-wide, strictly increasing integer; not necessarily consecutive (a store may skip
+ * numbers). `0` means "nothing written yet".
+ */
 export type Revision = number;
 
 /** One key as it stands at some revision. */
@@ -117,8 +120,8 @@ export interface Storage {
   currentRevision(): Promise<Revision>;
 
   /**
-   * Discard history at or below `revision`, keeping the latest state of every key. Afterwards
-   * a watch whose `afterRevision` is below `revision` fails with `TooOld`.
+   * Discard history at or below `revision`, keeping the latest state of every key. Once the
+   * promise resolves, a watch whose `afterRevision` is below `revision` fails with `TooOld`.
    */
   compact(revision: Revision): Promise<void>;
 

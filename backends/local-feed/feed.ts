@@ -119,10 +119,9 @@ export class LocalFeed {
           last = eventRevision(event);
           yield event;
         }
+        // A compaction racing with the catch-up is the history reader's to detect (it reads a
+        // consistent snapshot or throws TooOld); what it returned is complete.
         last = Math.max(last, upTo);
-        // Compaction may have raced with the catch-up read.
-        const compactedNow = history.compactedRevision();
-        if (afterRevision < compactedNow) throw new TooOldError(afterRevision, compactedNow);
 
         for (;;) {
           if (signal.aborted) return;
