@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { MemoryStorage } from "../memory/index.ts";
+import { Cacher } from "./cacher.ts";
+import { encodeOnce, type WatchDelivery } from "./watcher.ts";
+
+async function first(w: AsyncIterable<WatchDelivery>): Promise<WatchDelivery> {
+  for await (const d of w) return d;
+  throw new Error("watch ended");
+}
+
+it("encodes each change once per media type, whatever the number of watchers", async () => {
+  const storage = new MemoryStorage();
+  const cacher = new Cacher({ storage, prefix: "/x/" });
+  await cacher.start();
+  const watchers = await Promise.all(
+    Array.from({ length: 50 }, () => cacher.watch({ keyPrefix: "/x/", resourceVersion: "0" })),
+  );
+  await storage.create("/x/ns/a", JSON.stringify({ metadata: { name: "a" } }));
+  let calls = 0;
+  const encode = (d: WatchDelivery) => {
+    calls++;
+    return d.type;
+  };
+  for (const w of watchers) {
+    const d = await first(w);
+    assert.equal(encodeOnce(d, "json", encode), "ADDED");
+    assert.equal(encodeOnce(d, "json", encode), "ADDED");
+    encodeOnce(d, "protobuf", encode);
+  }
+  assert.equal(calls, 2, "one encoding per media type");
+  await cacher.stop();
+  await storage.close();
+});
+
+it("stamps resourceVersion, keeps DELETED objects at the deletion revision, and survives undecodable values", async () => {
+  const storage = new MemoryStorage();
+  const errors: string[] = [];
+  const cacher = new Cacher({ storage, prefix: "/x/", onError: (_e, where) => errors.push(where) });
+  await cacher.start();
+  const w = await cacher.watch({ keyPrefix: "/x/", resourceVersion: "0" });
+  await storage.create("/x/ns/bad", "{not json");
+  const a = await storage.create("/x/ns/a", JSON.stringify({ metadata: { name: "a" } }));
+  const del = await storage.delete("/x/ns/a");
+  const got: WatchDelivery[] = [];
+  for await (const d of w) {
+    got.push(d);
+    if (got.length === 2) break;
+  }
+  assert.deepEqual(
+    got.map((d) =>
+      d.type === "ADDED" || d.type === "DELETED"
+        ? [d.type, JSON.parse(d.item.json).metadata.resourceVersion]
+        : [],
+    ),
+    [
+      ["ADDED", String(a.modRevision)],
+      ["DELETED", String(del.revision)],
+    ],
+  );
+  assert.equal(await cacher.get("/x/ns/bad"), undefined);
+  assert.deepEqual(errors, ["undecodable value at /x/ns/bad"]);
+  await cacher.stop();
+  await storage.close();
+});
