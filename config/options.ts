@@ -75,6 +75,26 @@ export const OPTION_SPECS = [
   },
   { flag: "bind-address", key: "bindAddress", kind: "string", help: "address to listen on" },
   { flag: "secure-port", key: "securePort", kind: "int", help: "port to listen on" },
+  {
+    flag: "tls-cert-file",
+    key: "tlsCertFile",
+    kind: "string",
+    help: "serving certificate (PEM); replaces the generated <data-dir>/pki/apiserver.crt",
+  },
+  { flag: "tls-private-key-file", key: "tlsPrivateKeyFile", kind: "string", help: "key of --tls-cert-file" },
+  { flag: "tls-sans", key: "tlsSans", kind: "list", help: "extra DNS names or IPs for the generated serving certificate" },
+  {
+    flag: "client-ca-file",
+    key: "clientCAFile",
+    kind: "string",
+    help: "CA bundle for client certificates; replaces the generated <data-dir>/pki/ca.crt",
+  },
+  {
+    flag: "shutdown-delay-duration",
+    key: "shutdownDelayDuration",
+    kind: "duration",
+    help: "on SIGTERM, keep serving (with /readyz failing) this long before draining",
+  },
   { flag: "feature-gates", key: "featureGates", kind: "list", help: "feature gates, e.g. WatchList=true" },
   { flag: "help", key: "help", kind: "bool", help: "print this help and exit" },
 ] as const satisfies readonly OptionSpec[];
@@ -93,6 +113,12 @@ export interface ServerOptions {
   watchCacheHistory: number;
   bindAddress: string;
   securePort: number;
+  tlsCertFile: string | undefined;
+  tlsPrivateKeyFile: string | undefined;
+  tlsSans: string[];
+  clientCAFile: string | undefined;
+  /** Milliseconds. */
+  shutdownDelayDuration: number;
   featureGates: Record<string, boolean>;
   help: boolean;
 }
@@ -110,6 +136,11 @@ export const DEFAULTS: ServerOptions = {
   watchCacheHistory: 50_000,
   bindAddress: "127.0.0.1",
   securePort: 6443,
+  tlsCertFile: undefined,
+  tlsPrivateKeyFile: undefined,
+  tlsSans: [],
+  clientCAFile: undefined,
+  shutdownDelayDuration: 0,
   featureGates: {},
   help: false,
 };
@@ -252,6 +283,9 @@ export function loadOptions(
   const options = { ...DEFAULTS, ...file, ...flags } as ServerOptions;
   if (options.storageBackend === "etcd" && options.etcdServers.length === 0) {
     throw new OptionError("--storage-backend=etcd needs --etcd-servers");
+  }
+  if (!options.tlsCertFile !== !options.tlsPrivateKeyFile) {
+    throw new OptionError("--tls-cert-file and --tls-private-key-file go together");
   }
   if (options.securePort < 0 || options.securePort > 65535)
     throw new OptionError("--secure-port: out of range");

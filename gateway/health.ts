@@ -1,0 +1,100 @@
+// /livez, /readyz and /healthz: named checks, `?verbose` for humans, `?exclude=<check>`, and
+// `/<endpoint>/<check>` for one check. Machines read only the status code.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+export type HealthCheck = () => Promise<void> | void;
+
+export interface HealthEndpoints {
+  readonly livez: ReadonlyMap<string, HealthCheck>;
+  readonly readyz: ReadonlyMap<string, HealthCheck>;
+}
+
+const CHECK_TIMEOUT_MS = 5_000;
+
+async function runCheck(check: HealthCheck): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timed out")), CHECK_TIMEOUT_MS);
+      }),
+    ]);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function queryList(value: unknown): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+async function report(
+  name: string,
+  checks: ReadonlyMap<string, HealthCheck>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<string> {
+  const query = req.query as Record<string, unknown>;
+  const verbose = query.verbose !== undefined && query.verbose !== "false";
+  const excluded = new Set(queryList(query.exclude));
+  const lines: string[] = [];
+  let failed = false;
+  for (const [check, run] of checks) {
+    if (excluded.delete(check)) {
+      lines.push(`[+]${check} excluded: ok`);
+      continue;
+    }
+    const error = await runCheck(run);
+    if (error === undefined) lines.push(`[+]${check} ok`);
+    else {
+      failed = true;
+      // The reason goes to the log, not to unauthenticated callers.
+      req.log.warn({ check, error }, `${name} check failed`);
+      lines.push(`[-]${check} failed: reason withheld`);
+    }
+  }
+  if (excluded.size > 0) {
+    lines.push(
+      `warn: some health checks cannot be excluded: no matches for ${[...excluded].map((e) => `"${e}"`).join(",")}`,
+    );
+  }
+  reply.type("text/plain; charset=utf-8").header("x-content-type-options", "nosniff");
+  if (failed) {
+    reply.code(500);
+    return `${lines.join("\n")}\n${name} check failed\n`;
+  }
+  return verbose ? `${lines.join("\n")}\n${name} check passed\n` : "ok";
+}
+
+export function registerHealth(app: FastifyInstance, endpoints: HealthEndpoints): void {
+  const routes: [string, ReadonlyMap<string, HealthCheck>][] = [
+    ["livez", endpoints.livez],
+    ["readyz", endpoints.readyz],
+    // The deprecated endpoint reports everything readiness does.
+    ["healthz", endpoints.readyz],
+  ];
+  for (const [name, checks] of routes) {
+    app.get(`/${name}`, (req, reply) => report(name, checks, req, reply));
+    app.get(`/${name}/:check`, async (req, reply) => {
+      const { check } = req.params as { check: string };
+      const run = checks.get(check);
+      reply.type("text/plain; charset=utf-8").header("x-content-type-options", "nosniff");
+      if (!run) {
+        reply.code(404);
+        return "404 page not found\n";
+      }
+      const error = await runCheck(run);
+      if (error !== undefined) {
+        req.log.warn({ check, error }, `${name} check failed`);
+        reply.code(500);
+        return `[-]${check} failed: reason withheld\n${name} check failed\n`;
+      }
+      return "ok";
+    });
+  }
+}

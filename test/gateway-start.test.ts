@@ -1,0 +1,89 @@
+// Start-up as a user meets it: first start writes credentials, kubectl reaches the health
+// endpoints with admin.kubeconfig, a second start reuses everything, SIGTERM stops cleanly,
+// and bad settings fail fast with status 2.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { kubectl, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+
+const versions = kubectlVersions();
+const dirs: string[] = [];
+after(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe("npm start", () => {
+  it("generates credentials once and serves health to kubectl", {
+    skip: versions.length === 0 && "kubectl not installed",
+  }, async () => {
+    const gw = await startGateway();
+    dirs.push(gw.dataDir);
+    let second: Awaited<ReturnType<typeof startGateway>> | undefined;
+    try {
+      for (const file of [
+        "ca.crt",
+        "ca.key",
+        "apiserver.crt",
+        "apiserver.key",
+        "sa.key",
+        "sa.pub",
+        "front-proxy-ca.crt",
+        "front-proxy-ca.key",
+        "front-proxy-client.crt",
+        "front-proxy-client.key",
+      ]) {
+        assert.ok((await readFile(join(gw.dataDir, "pki", file), "utf8")).includes("-----BEGIN"), file);
+      }
+      assert.match(gw.output(), /try: kubectl --kubeconfig \S+admin\.kubeconfig/);
+      for (const bin of [versions[0] as string, versions[versions.length - 1] as string]) {
+        const ready = await kubectl(bin, gw.kubeconfig, ["get", "--raw=/readyz?verbose"]);
+        assert.equal(ready.code, 0, ready.stdout);
+        assert.equal(ready.stdout.trim(), "[+]ping ok\n[+]storage ok\n[+]shutdown ok\nreadyz check passed");
+      }
+      const excluded = await kubectl(versions[0] as string, gw.kubeconfig, [
+        "get",
+        "--raw=/livez?verbose&exclude=storage&exclude=nope",
+      ]);
+      assert.match(excluded.stdout, /\[\+\]storage excluded: ok/);
+      assert.match(excluded.stdout, /cannot be excluded: no matches for "nope"/);
+      assert.equal(
+        (await kubectl(versions[0] as string, gw.kubeconfig, ["get", "--raw=/livez/ping"])).stdout,
+        "ok",
+      );
+      assert.notEqual(
+        (await kubectl(versions[0] as string, gw.kubeconfig, ["get", "--raw=/readyz/nope"])).code,
+        0,
+      );
+
+      const ca = await readFile(join(gw.dataDir, "pki", "ca.crt"), "utf8");
+      const kubeconfig = await readFile(gw.kubeconfig, "utf8");
+      assert.equal(await gw.stop(), 0, "SIGTERM stops cleanly");
+      second = await startGateway([], { dataDir: gw.dataDir, port: gw.port });
+      assert.doesNotMatch(second.output(), /"msg":"generated"/);
+      assert.equal(await readFile(join(gw.dataDir, "pki", "ca.crt"), "utf8"), ca);
+      assert.equal(await readFile(second.kubeconfig, "utf8"), kubeconfig);
+      const ready = await kubectl(versions[0] as string, gw.kubeconfig, ["get", "--raw=/readyz"]);
+      assert.equal(ready.stdout, "ok");
+    } finally {
+      await gw.stop();
+      await second?.stop();
+    }
+  });
+
+  it("rejects bad settings with status 2 and the usage", async () => {
+    const run = promisify(execFile);
+    const main = join(import.meta.dirname, "..", "gateway", "main.ts");
+    for (const args of [["--storage-backend=disk"], ["--nope"], ["--storage-backend=etcd"]]) {
+      const err = await run(process.execPath, [main, ...args]).then(
+        () => assert.fail(`${args} was accepted`),
+        (e: { code: number; stderr: string }) => e,
+      );
+      assert.equal(err.code, 2);
+      assert.match(err.stderr, /^error: /);
+      assert.match(err.stderr, /Usage: npm start/);
+    }
+  });
+});

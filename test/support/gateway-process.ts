@@ -1,0 +1,106 @@
+// Start the gateway the way README says (`node gateway/main.ts` with flags) on a free loopback
+// port in a temporary data directory, and stop it by PID afterwards.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+export interface GatewayProcess {
+  readonly port: number;
+  readonly dataDir: string;
+  readonly kubeconfig: string;
+  readonly child: ChildProcess;
+  output(): string;
+  /** SIGTERM and wait; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startGateway(
+  args: string[] = [],
+  reuse?: { dataDir: string; port: number },
+): Promise<GatewayProcess> {
+  const dir = reuse?.dataDir ?? (await mkdtemp(join(tmpdir(), "cg-gateway-")));
+  const port = reuse?.port ?? (await freePort());
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "gateway/main.ts"), `--data-dir=${dir}`, `--secure-port=${port}`, ...args],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const deadline = Date.now() + 20_000;
+  while (!out.includes('"msg":"serving')) {
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`gateway did not start:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port,
+    dataDir: dir,
+    kubeconfig: join(dir, "admin.kubeconfig"),
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      const [code] = await once(child, "exit");
+      clearTimeout(timer);
+      return code as number | null;
+    },
+  };
+}
+
+/** The kubectl binaries beside the real one (kubectl.1.27 ... kubectl.1.33), oldest first. */
+export function kubectlVersions(): string[] {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    const candidate = join(dir, "kubectl");
+    if (!existsSync(candidate)) continue;
+    const binDir = dirname(realpathSync(candidate));
+    return readdirSync(binDir)
+      .filter((n) => /^kubectl\.1\.\d+$/.test(n))
+      .sort((a, b) => Number(a.split(".")[2]) - Number(b.split(".")[2]))
+      .map((n) => join(binDir, n));
+  }
+  return [];
+}
+
+export async function kubectl(
+  binary: string,
+  kubeconfig: string,
+  args: string[],
+): Promise<{ stdout: string; code: number }> {
+  try {
+    const { stdout } = await promisify(execFile)(binary, [`--kubeconfig=${kubeconfig}`, ...args], {
+      timeout: 30_000,
+    });
+    return { stdout, code: 0 };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; code?: number };
+    return { stdout: `${e.stdout ?? ""}${e.stderr ?? ""}`, code: typeof e.code === "number" ? e.code : 1 };
+  }
+}
