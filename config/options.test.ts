@@ -81,3 +81,10 @@ describe("options", () => {
     });
   }
 });
+
+it("accepts the shipped example configuration", () => {
+  const path = new URL("./example.yaml", import.meta.url).pathname;
+  const o = loadOptions([`--config=${path}`]);
+  assert.equal(o.storageBackend, "embedded");
+  assert.equal(o.compactionInterval, 300_000);
+});
