@@ -1,0 +1,77 @@
+// One description of a kind, shared by built-in kinds and custom resources (DESIGN.md, Types).
+// The REST core needs names, scope, versions, verbs and selectable fields; validation schemas,
+// defaulting and conversion join later.
+
+export interface ResourceVersion {
+  readonly name: string;
+  readonly served: boolean;
+  /** Exactly one version of a resource is the storage version. */
+  readonly storage: boolean;
+  readonly deprecated?: boolean;
+  /** Warning text for requests to a deprecated version; a default is derived when absent. */
+  readonly deprecationWarning?: string;
+  /** The release that stops serving it, e.g. "1.29". */
+  readonly removedRelease?: string;
+}
+
+export interface TableColumn {
+  readonly name: string;
+  readonly type: "string" | "integer" | "number" | "boolean" | "date";
+  readonly format?: string;
+  readonly description: string;
+  readonly priority: number;
+  /** Computes the cell from the object. */
+  readonly cell: (object: Record<string, unknown>) => unknown;
+}
+
+export type Verb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection";
+
+export interface ResourceSchema {
+  /** API group; "" for the core group. */
+  readonly group: string;
+  readonly versions: readonly ResourceVersion[];
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly namespaced: boolean;
+  readonly verbs: readonly Verb[];
+  /** Subresources served besides the main resource, e.g. "status". */
+  readonly subresources: readonly string[];
+  /** Whether a PUT to a missing object creates it. */
+  readonly allowCreateOnUpdate: boolean;
+  /** Field-selector names beyond metadata.name and metadata.namespace, with their values. */
+  readonly selectableFields?: (object: Record<string, unknown>) => Record<string, string>;
+  /** Extra table columns after Name (Created At is added when absent). */
+  readonly tableColumns?: readonly TableColumn[];
+}
+
+export function storageVersion(schema: ResourceSchema): ResourceVersion {
+  const v = schema.versions.find((x) => x.storage);
+  if (!v) throw new Error(`${schema.plural}.${schema.group}: no storage version`);
+  return v;
+}
+
+/** The storage key prefix of a resource: `/<group or core>/<plural>/`. */
+export function resourcePrefix(schema: Pick<ResourceSchema, "group" | "plural">): string {
+  return `/${schema.group === "" ? "core" : schema.group}/${schema.plural}/`;
+}
+
+/** The storage key of one object; cluster-scoped objects use `_` in the namespace position. */
+export function objectKey(
+  schema: Pick<ResourceSchema, "group" | "plural">,
+  namespace: string | undefined,
+  name: string,
+): string {
+  return `${resourcePrefix(schema)}${namespace || "_"}/${name}`;
+}
+
+/** The key prefix of a namespace's objects (or of all objects of a cluster-scoped resource). */
+export function namespacePrefix(
+  schema: Pick<ResourceSchema, "group" | "plural">,
+  namespace: string | undefined,
+): string {
+  return `${resourcePrefix(schema)}${namespace ? `${namespace}/` : ""}`;
+}

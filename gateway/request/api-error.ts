@@ -1,0 +1,266 @@
+// Every failure a client sees is a Status object; this is the one place that builds them, with
+// upstream's reasons, codes and message wording (clients match on them). Errors from storage and
+// the watch cache are mapped here too.
+import {
+  CacheTimeoutError,
+  ExpiredError,
+  InvalidRequestError,
+  TooLargeResourceVersionError,
+} from "../../backends/cacher/index.ts";
+import { isStorageError } from "../../backends/contract/index.ts";
+import { SelectorParseError } from "../../backends/selection/index.ts";
+
+export type StatusReason =
+  | "BadRequest"
+  | "Unauthorized"
+  | "Forbidden"
+  | "NotFound"
+  | "AlreadyExists"
+  | "Conflict"
+  | "Gone"
+  | "Expired"
+  | "Invalid"
+  | "MethodNotAllowed"
+  | "NotAcceptable"
+  | "RequestEntityTooLarge"
+  | "UnsupportedMediaType"
+  | "TooManyRequests"
+  | "InternalError"
+  | "ServiceUnavailable"
+  | "Timeout";
+
+export interface StatusCause {
+  readonly reason?: string;
+  readonly message?: string;
+  readonly field?: string;
+}
+
+export interface StatusDetails {
+  readonly name?: string;
+  readonly group?: string;
+  readonly kind?: string;
+  readonly uid?: string;
+  readonly causes?: readonly StatusCause[];
+  readonly retryAfterSeconds?: number;
+}
+
+export interface Status {
+  kind: "Status";
+  apiVersion: "v1";
+  metadata: { continue?: string };
+  status: "Failure" | "Success";
+  message: string;
+  reason: StatusReason | "";
+  details?: StatusDetails;
+  code: number;
+}
+
+/** A failure with its HTTP code and Status body. */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly reason: StatusReason;
+  readonly details: StatusDetails | undefined;
+  readonly continueToken: string | undefined;
+
+  constructor(
+    code: number,
+    reason: StatusReason,
+    message: string,
+    details?: StatusDetails,
+    continueToken?: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.reason = reason;
+    this.details = details;
+    this.continueToken = continueToken;
+  }
+
+  toStatus(): Status {
+    const status: Status = {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: this.continueToken ? { continue: this.continueToken } : {},
+      status: "Failure",
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    };
+    if (this.details) status.details = this.details;
+    return status;
+  }
+}
+
+/** What a resource is called in messages: `pods`, or `deployments.apps`. */
+export interface ResourceRef {
+  readonly group: string;
+  readonly resource: string;
+}
+
+const qualified = (r: ResourceRef) => (r.group ? `${r.resource}.${r.group}` : r.resource);
+
+export const errors = {
+  badRequest: (message: string) => new ApiError(400, "BadRequest", message),
+  unauthorized: (message = "Unauthorized") => new ApiError(401, "Unauthorized", message),
+  forbidden: (r: ResourceRef, name: string, why: string) =>
+    new ApiError(403, "Forbidden", `${qualified(r)} "${name}" is forbidden: ${why}`, {
+      name,
+      group: r.group,
+      kind: r.resource,
+    }),
+  notFound: (r: ResourceRef, name: string) =>
+    new ApiError(404, "NotFound", `${qualified(r)} "${name}" not found`, {
+      name,
+      group: r.group,
+      kind: r.resource,
+    }),
+  /** A path that names no resource at all. */
+  pageNotFound: () => new ApiError(404, "NotFound", "the server could not find the requested resource", {}),
+  alreadyExists: (r: ResourceRef, name: string) =>
+    new ApiError(409, "AlreadyExists", `${qualified(r)} "${name}" already exists`, {
+      name,
+      group: r.group,
+      kind: r.resource,
+    }),
+  conflict: (r: ResourceRef, name: string, why: string) =>
+    new ApiError(409, "Conflict", `Operation cannot be fulfilled on ${qualified(r)} "${name}": ${why}`, {
+      name,
+      group: r.group,
+      kind: r.resource,
+    }),
+  /** Upstream's wording for a write against a stale resourceVersion. */
+  staleConflict: (r: ResourceRef, name: string) =>
+    errors.conflict(
+      r,
+      name,
+      "the object has been modified; please apply your changes to the latest version and try again",
+    ),
+  invalid: (kind: { group: string; kind: string }, name: string, causes: readonly FieldError[]) => {
+    const list = causes.map(formatFieldError);
+    const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
+    const qualifiedKind = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
+    return new ApiError(422, "Invalid", `${qualifiedKind} "${name}" is invalid: ${joined}`, {
+      name,
+      group: kind.group,
+      kind: kind.kind,
+      causes: causes.map((c) => ({
+        reason: c.type,
+        message: formatFieldError(c).slice(c.field.length + 2),
+        field: c.field,
+      })),
+    });
+  },
+  methodNotSupported: (r: ResourceRef, verb: string) =>
+    new ApiError(405, "MethodNotAllowed", `${verb} is not supported on resources of kind "${qualified(r)}"`, {
+      group: r.group,
+      kind: r.resource,
+    }),
+  notAcceptable: (accepted: readonly string[]) =>
+    new ApiError(406, "NotAcceptable", `only the following media types are accepted: ${accepted.join(", ")}`),
+  unsupportedMediaType: (accepted: readonly string[]) =>
+    new ApiError(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
+    ),
+  tooLarge: (limit: number) =>
+    new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`),
+  expired: (message: string, continueToken?: string) =>
+    new ApiError(410, "Expired", message, undefined, continueToken),
+  timeout: (message: string, retryAfterSeconds?: number, causes?: readonly StatusCause[]) =>
+    new ApiError(504, "Timeout", message, {
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      ...(causes ? { causes } : {}),
+    }),
+  unavailable: (message: string) =>
+    new ApiError(503, "ServiceUnavailable", message, { retryAfterSeconds: 1 }),
+  internal: (message: string) =>
+    new ApiError(500, "InternalError", `Internal error occurred: ${message}`, { causes: [{ message }] }),
+};
+
+/** One problem with one field, upstream style: `spec.replicas: Invalid value: -1: must be >= 0`. */
+export interface FieldError {
+  readonly field: string;
+  readonly type:
+    | "FieldValueInvalid"
+    | "FieldValueRequired"
+    | "FieldValueNotSupported"
+    | "FieldValueForbidden"
+    | "FieldValueDuplicate"
+    | "FieldValueTooLong"
+    | "FieldValueTypeInvalid";
+  readonly value?: unknown;
+  readonly detail?: string;
+  readonly supported?: readonly string[];
+}
+
+const TYPE_TEXT: Record<FieldError["type"], string> = {
+  FieldValueInvalid: "Invalid value",
+  FieldValueRequired: "Required value",
+  FieldValueNotSupported: "Unsupported value",
+  FieldValueForbidden: "Forbidden",
+  FieldValueDuplicate: "Duplicate value",
+  FieldValueTooLong: "Too long",
+  FieldValueTypeInvalid: "Invalid value",
+};
+
+function formatValue(v: unknown): string {
+  return typeof v === "string"
+    ? JSON.stringify(v)
+    : typeof v === "object" && v !== null
+      ? JSON.stringify(v)
+      : String(v);
+}
+
+export function formatFieldError(e: FieldError): string {
+  let text = `${e.field}: ${TYPE_TEXT[e.type]}`;
+  if (
+    e.type === "FieldValueInvalid" ||
+    e.type === "FieldValueNotSupported" ||
+    e.type === "FieldValueDuplicate" ||
+    e.type === "FieldValueTypeInvalid"
+  ) {
+    if (e.value !== undefined) text += `: ${formatValue(e.value)}`;
+  }
+  if (e.type === "FieldValueNotSupported" && e.supported) {
+    text += `: supported values: ${e.supported.map((s) => JSON.stringify(s)).join(", ")}`;
+  } else if (e.detail) {
+    text += `: ${e.detail}`;
+  }
+  return text;
+}
+
+/**
+ * Map any error to the ApiError the client sees. Unknown errors become 500 with a generic
+ * message; their detail goes to the log, not to the client.
+ */
+export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof InvalidRequestError) return errors.badRequest(err.message);
+  if (err instanceof SelectorParseError) return errors.badRequest(err.message);
+  if (err instanceof ExpiredError) return errors.expired(err.message, err.continueToken);
+  if (err instanceof TooLargeResourceVersionError) {
+    return errors.timeout(err.message, err.retryAfterSeconds, [
+      { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
+    ]);
+  }
+  if (err instanceof CacheTimeoutError) return errors.timeout(err.message, 1);
+  if (isStorageError(err)) {
+    const r = ref ?? { group: "", resource: "" };
+    const n = name ?? err.key?.split("/").pop() ?? "";
+    switch (err.code) {
+      case "NotFound":
+        return errors.notFound(r, n);
+      case "AlreadyExists":
+        return errors.alreadyExists(r, n);
+      case "Conflict":
+        return errors.staleConflict(r, n);
+      case "TooOld":
+        return errors.expired(err.message);
+      case "Unavailable":
+        return errors.unavailable(err.message);
+    }
+  }
+  return errors.internal("an unexpected error occurred; see the server log");
+}
