@@ -8,6 +8,7 @@ import {
   TooLargeResourceVersionError,
 } from "../../backends/cacher/index.ts";
 import { isStorageError } from "../../backends/contract/index.ts";
+import { type FieldError, fieldErrorBody, formatFieldError } from "../../backends/registry/field-error.ts";
 import { SelectorParseError } from "../../backends/selection/index.ts";
 
 export type StatusReason =
@@ -178,58 +179,6 @@ export const errors = {
   internal: (message: string) =>
     new ApiError(500, "InternalError", `Internal error occurred: ${message}`, { causes: [{ message }] }),
 };
-
-/** One problem with one field, upstream style: `spec.replicas: Invalid value: -1: must be >= 0`. */
-export interface FieldError {
-  readonly field: string;
-  readonly type:
-    | "FieldValueInvalid"
-    | "FieldValueRequired"
-    | "FieldValueNotSupported"
-    | "FieldValueForbidden"
-    | "FieldValueDuplicate"
-    | "FieldValueTooLong"
-    | "FieldValueTypeInvalid";
-  readonly value?: unknown;
-  readonly detail?: string;
-  readonly supported?: readonly string[];
-}
-
-const TYPE_TEXT: Record<FieldError["type"], string> = {
-  FieldValueInvalid: "Invalid value",
-  FieldValueRequired: "Required value",
-  FieldValueNotSupported: "Unsupported value",
-  FieldValueForbidden: "Forbidden",
-  FieldValueDuplicate: "Duplicate value",
-  FieldValueTooLong: "Too long",
-  FieldValueTypeInvalid: "Invalid value",
-};
-
-function formatValue(v: unknown): string {
-  return typeof v === "string"
-    ? JSON.stringify(v)
-    : typeof v === "object" && v !== null
-      ? JSON.stringify(v)
-      : String(v);
-}
-
-export function formatFieldError(e: FieldError): string {
-  let text = `${e.field}: ${TYPE_TEXT[e.type]}`;
-  if (
-    e.type === "FieldValueInvalid" ||
-    e.type === "FieldValueNotSupported" ||
-    e.type === "FieldValueDuplicate" ||
-    e.type === "FieldValueTypeInvalid"
-  ) {
-    if (e.value !== undefined) text += `: ${formatValue(e.value)}`;
-  }
-  if (e.type === "FieldValueNotSupported" && e.supported) {
-    text += `: supported values: ${e.supported.map((s) => JSON.stringify(s)).join(", ")}`;
-  } else if (e.detail) {
-    text += `: ${e.detail}`;
-  }
-  return text;
-}
 
 /**
  * Map any error to the ApiError the client sees. Unknown errors become 500 with a generic

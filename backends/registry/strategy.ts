@@ -1,0 +1,35 @@
+// What a kind adds to the generic object lifecycle: preparation, validation and a few switches.
+// Objects are plain JSON values; strategies mutate the object they are given.
+import type { FieldError } from "./field-error.ts";
+
+export type JsonObject = Record<string, unknown>;
+
+export interface Strategy {
+  /** Fill server-owned fields on create (e.g. a Namespace's phase). */
+  prepareForCreate?(object: JsonObject): void;
+  /** Carry over or reset fields on update (e.g. keep status on the main resource). */
+  prepareForUpdate?(object: JsonObject, old: JsonObject): void;
+  validate?(object: JsonObject): FieldError[];
+  validateUpdate?(object: JsonObject, old: JsonObject): FieldError[];
+  /** `metadata.generation` starts at 1 and grows when anything but metadata and status changes. */
+  readonly tracksGeneration?: boolean;
+  /** DELETE answers with the object rather than a Success Status. */
+  readonly returnDeletedObject?: boolean;
+  /** How names are checked: DNS subdomain (most kinds), DNS label, or any path segment. */
+  readonly nameRule?: "dns-subdomain" | "dns-label" | "path-segment";
+  /** Finalizers the server adds on create (a Namespace's own). */
+  readonly defaultFinalizers?: readonly string[];
+  /**
+   * The fields a body may carry, as a tree (`true` = any value below). Unknown fields are dropped,
+   * warned about or refused per `fieldValidation`. Absent: every field is known.
+   */
+  readonly knownFields?: KnownFields;
+}
+
+/**
+ * A tree of known fields. `true` accepts anything below; the key `"[]"` describes the elements of
+ * an array and `"*"` the values of a map with free-form keys.
+ */
+export interface KnownFields {
+  readonly [field: string]: KnownFields | true;
+}
