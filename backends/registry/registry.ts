@@ -1,0 +1,430 @@
+// The generic store of one resource (DESIGN.md, "One request", step 4): the object lifecycle on
+// top of Storage for writes and the watch cache for reads. Writes read the current object from
+// storage, apply the caller's transform and the kind's strategy, and compare-and-swap on its
+// revision, retrying on a revision conflict.
+import { randomInt, randomUUID } from "node:crypto";
+import type {
+  CachedItem,
+  CacheListRequest,
+  CacheListResult,
+  Cacher,
+  CacheWatcher,
+  CacheWatchRequest,
+} from "../cacher/index.ts";
+import { ConflictError, isStorageError, type Storage, type StoredValue } from "../contract/index.ts";
+import type { ResourceSchema } from "../schema/index.ts";
+import { namespacePrefix, objectKey } from "../schema/index.ts";
+import { RegistryError, type ResourceIdentity } from "./errors.ts";
+import { type FieldError, field } from "./field-error.ts";
+import { validateObjectName } from "./names.ts";
+import type { JsonObject, Strategy } from "./strategy.ts";
+
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
+export interface WriteResult {
+  /** The object as stored (or as it would be, for a dry run), resourceVersion filled in. */
+  readonly object: JsonObject;
+  readonly created: boolean;
+}
+
+export interface DeleteResult {
+  readonly object: JsonObject;
+  /** False when the object only got a deletionTimestamp and waits for its finalizers. */
+  readonly removed: boolean;
+}
+
+/** Turns the current object (undefined when absent) into the desired one. */
+export type Transform = (current: JsonObject | undefined) => JsonObject | Promise<JsonObject>;
+
+interface Metadata {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  finalizers?: string[];
+  [field: string]: unknown;
+}
+
+// Revision conflicts from other writers are retried; each retry means another write won.
+const MAX_CONFLICT_RETRIES = 500;
+const GENERATE_NAME_ATTEMPTS = 8;
+// Upstream's alphabet for generated name suffixes: no vowels, no look-alike characters.
+const SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+function meta(object: JsonObject): Metadata {
+  let m = object.metadata as Metadata | undefined;
+  if (typeof m !== "object" || m === null || Array.isArray(m)) {
+    m = {};
+    object.metadata = m;
+  }
+  return m;
+}
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** Everything but metadata and status: what a change of generation is about. */
+function specOf(object: JsonObject): string {
+  const { metadata: _m, status: _s, ...rest } = object;
+  return JSON.stringify(rest);
+}
+
+export class Registry {
+  readonly schema: ResourceSchema;
+  readonly strategy: Strategy;
+  readonly identity: ResourceIdentity;
+  readonly #storage: Storage;
+  readonly #cacher: Cacher;
+
+  constructor(options: { schema: ResourceSchema; strategy: Strategy; storage: Storage; cacher: Cacher }) {
+    this.schema = options.schema;
+    this.strategy = options.strategy;
+    this.#storage = options.storage;
+    this.#cacher = options.cacher;
+    this.identity = {
+      group: options.schema.group,
+      resource: options.schema.plural,
+      kind: options.schema.kind,
+    };
+  }
+
+  get cacher(): Cacher {
+    return this.#cacher;
+  }
+
+  key(namespace: string | undefined, name: string): string {
+    return objectKey(this.schema, this.schema.namespaced ? namespace : undefined, name);
+  }
+
+  /** The key range of a namespace's objects (all objects when namespace is empty). */
+  prefix(namespace: string | undefined): string {
+    return namespacePrefix(this.schema, this.schema.namespaced ? namespace : undefined);
+  }
+
+  #error(
+    reason: RegistryError["reason"],
+    name: string,
+    message: string,
+    causes?: readonly FieldError[],
+  ): RegistryError {
+    return new RegistryError(reason, this.identity, name, message, causes);
+  }
+
+  notFound(name: string): RegistryError {
+    return this.#error("NotFound", name, `${this.schema.plural} "${name}" not found`);
+  }
+
+  #invalid(name: string, causes: readonly FieldError[]): RegistryError {
+    return this.#error("Invalid", name, `${this.schema.kind} "${name}" is invalid`, causes);
+  }
+
+  #decode(kv: StoredValue): JsonObject {
+    const object = JSON.parse(kv.value) as JsonObject;
+    meta(object).resourceVersion = String(kv.modRevision);
+    return object;
+  }
+
+  #encode(object: JsonObject): string {
+    const m = meta(object);
+    const rv = m.resourceVersion;
+    delete m.resourceVersion;
+    const text = JSON.stringify(object);
+    if (rv !== undefined) m.resourceVersion = rv;
+    return text;
+  }
+
+  // ---- reads (through the watch cache) ---------------------------------------------------
+
+  async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<CachedItem> {
+    const item = await this.#cacher.get(this.key(namespace, name), resourceVersion);
+    if (!item) throw this.notFound(name);
+    return item;
+  }
+
+  list(namespace: string | undefined, req: Omit<CacheListRequest, "keyPrefix">): Promise<CacheListResult> {
+    return this.#cacher.list({ ...req, keyPrefix: this.prefix(namespace) });
+  }
+
+  watch(namespace: string | undefined, req: Omit<CacheWatchRequest, "keyPrefix">): Promise<CacheWatcher> {
+    return this.#cacher.watch({ ...req, keyPrefix: this.prefix(namespace) });
+  }
+
+  // ---- writes ----------------------------------------------------------------------------
+
+  #checkName(name: string): FieldError[] {
+    return validateObjectName(name, this.strategy.nameRule ?? "dns-subdomain").map((detail) =>
+      field.invalid("metadata.name", name, detail),
+    );
+  }
+
+  /** Prepare and validate a new object; fills name, uid, timestamps and generation. */
+  #prepareCreate(object: JsonObject, namespace: string | undefined, name?: string): Metadata {
+    const m = meta(object);
+    if (this.schema.namespaced) {
+      if (m.namespace && namespace && m.namespace !== namespace) {
+        throw this.#error(
+          "BadRequest",
+          m.name ?? "",
+          "the namespace of the provided object does not match the namespace sent on the request",
+        );
+      }
+      m.namespace = namespace ?? m.namespace;
+    } else {
+      delete m.namespace;
+    }
+    if (m.resourceVersion) {
+      throw this.#error(
+        "BadRequest",
+        m.name ?? "",
+        "resourceVersion should not be set on objects to be created",
+      );
+    }
+    if (name !== undefined) m.name = name;
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+    this.strategy.prepareForCreate?.(object);
+    for (const f of this.strategy.defaultFinalizers ?? []) {
+      m.finalizers ??= [];
+      if (!m.finalizers.includes(f)) m.finalizers.push(f);
+    }
+    if (this.strategy.tracksGeneration) m.generation = 1;
+    m.uid = randomUUID();
+    m.creationTimestamp = now();
+    return m;
+  }
+
+  #validateCreate(object: JsonObject, m: Metadata): void {
+    const causes: FieldError[] = [];
+    if (!m.name) causes.push(field.required("metadata.name", "name or generateName is required"));
+    else causes.push(...this.#checkName(m.name));
+    if (this.schema.namespaced && !m.namespace) causes.push(field.required("metadata.namespace"));
+    causes.push(...(this.strategy.validate?.(object) ?? []));
+    if (causes.length > 0) throw this.#invalid(m.name ?? m.generateName ?? "", causes);
+  }
+
+  async create(
+    namespace: string | undefined,
+    body: JsonObject,
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
+    const m = this.#prepareCreate(body, namespace);
+    const generated = !m.name && typeof m.generateName === "string" && m.generateName !== "";
+    for (let attempt = 0; ; attempt++) {
+      if (generated) {
+        let suffix = "";
+        for (let i = 0; i < 5; i++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
+        m.name = `${(m.generateName as string).slice(0, 63 - 5)}${suffix}`;
+      }
+      this.#validateCreate(body, m);
+      const name = m.name as string;
+      if (options.dryRun) {
+        if (await this.#storage.get(this.key(m.namespace, name))) {
+          if (generated && attempt < GENERATE_NAME_ATTEMPTS) continue;
+          throw this.#error("AlreadyExists", name, `${this.schema.plural} "${name}" already exists`);
+        }
+        return { object: body, created: true };
+      }
+      try {
+        const kv = await this.#storage.create(this.key(m.namespace, name), this.#encode(body));
+        m.resourceVersion = String(kv.modRevision);
+        return { object: body, created: true };
+      } catch (err) {
+        if (!isStorageError(err, "AlreadyExists")) throw err;
+        if (generated && attempt < GENERATE_NAME_ATTEMPTS) continue;
+        throw this.#error("AlreadyExists", name, `${this.schema.plural} "${name}" already exists`);
+      }
+    }
+  }
+
+  /**
+   * Replace an object with what `transform` makes of the current one, retrying when another
+   * write lands in between. A resourceVersion in the result is a precondition. When the object
+   * is missing and the kind allows it (or `createIfMissing`), the result is created instead.
+   */
+  async update(
+    namespace: string | undefined,
+    name: string,
+    transform: Transform,
+    options: WriteOptions & { createIfMissing?: boolean } = {},
+  ): Promise<WriteResult> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+      const current = await this.#storage.get(key);
+      if (!current) {
+        if (!(options.createIfMissing ?? this.schema.allowCreateOnUpdate)) throw this.notFound(name);
+        const object = await transform(undefined);
+        this.#checkUrlName(object, name);
+        const m = meta(object);
+        delete m.resourceVersion;
+        try {
+          return await this.create(namespace, object, options);
+        } catch (err) {
+          // Someone created it meanwhile: update that one instead.
+          if (err instanceof RegistryError && err.reason === "AlreadyExists") continue;
+          throw err;
+        }
+      }
+      const old = this.#decode(current);
+      const object = await transform(structuredClone(old));
+      const m = meta(object);
+      const om = meta(old);
+      this.#checkUrlName(object, name);
+      if (m.resourceVersion && m.resourceVersion !== om.resourceVersion) {
+        throw this.#error(
+          "Conflict",
+          name,
+          "the object has been modified; please apply your changes to the latest version and try again",
+        );
+      }
+      if (m.uid && m.uid !== om.uid) {
+        throw this.#error(
+          "Conflict",
+          name,
+          `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${om.uid}`,
+        );
+      }
+      this.#carryOver(object, old);
+      this.strategy.prepareForUpdate?.(object, old);
+      if (this.strategy.tracksGeneration) {
+        m.generation = (om.generation ?? 1) + (specOf(object) !== specOf(old) ? 1 : 0);
+      }
+      const causes = [
+        ...this.#checkName(name),
+        ...(this.strategy.validate?.(object) ?? []),
+        ...(this.strategy.validateUpdate?.(object, old) ?? []),
+      ];
+      if (causes.length > 0) throw this.#invalid(name, causes);
+
+      // The last finalizer of an object being deleted is gone: remove it for good.
+      if (om.deletionTimestamp && (m.finalizers ?? []).length === 0) {
+        if (options.dryRun) return { object, created: false };
+        try {
+          const removed = await this.#storage.delete(key, current.modRevision);
+          m.resourceVersion = String(removed.revision);
+          return { object, created: false };
+        } catch (err) {
+          if (err instanceof ConflictError) continue;
+          throw err;
+        }
+      }
+      m.resourceVersion = om.resourceVersion;
+      const encoded = this.#encode(object);
+      if (encoded === current.value || options.dryRun) return { object, created: false };
+      try {
+        const kv = await this.#storage.update(key, encoded, current.modRevision);
+        m.resourceVersion = String(kv.modRevision);
+        return { object, created: false };
+      } catch (err) {
+        // Another write won: read again. A client's stale resourceVersion fails the check above.
+        if (!(err instanceof ConflictError)) throw err;
+      }
+    }
+    throw this.#error(
+      "Conflict",
+      name,
+      "the object has been modified; please apply your changes to the latest version and try again",
+    );
+  }
+
+  #checkUrlName(object: JsonObject, name: string): void {
+    const m = meta(object);
+    if (m.name === undefined || m.name === "") m.name = name;
+    if (m.name !== name) {
+      throw this.#error(
+        "BadRequest",
+        name,
+        `the name of the object (${m.name}) does not match the name on the URL (${name})`,
+      );
+    }
+  }
+
+  /** Fields the server owns are kept from the stored object whatever the body says. */
+  #carryOver(object: JsonObject, old: JsonObject): void {
+    const m = meta(object);
+    const om = meta(old);
+    m.uid = om.uid;
+    m.creationTimestamp = om.creationTimestamp;
+    if (this.schema.namespaced) m.namespace = om.namespace;
+    else delete m.namespace;
+    if (om.deletionTimestamp) {
+      m.deletionTimestamp = om.deletionTimestamp;
+      if (om.deletionGracePeriodSeconds !== undefined)
+        m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+    } else {
+      delete m.deletionTimestamp;
+      delete m.deletionGracePeriodSeconds;
+    }
+    if (om.generation !== undefined) m.generation = om.generation;
+    else delete m.generation;
+  }
+
+  async delete(
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions = {},
+  ): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+      const current = await this.#storage.get(key);
+      if (!current) throw this.notFound(name);
+      const object = this.#decode(current);
+      const m = meta(object);
+      const pre = options.preconditions;
+      if (pre?.uid && pre.uid !== m.uid) {
+        throw this.#error(
+          "Conflict",
+          name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${m.uid}`,
+        );
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== m.resourceVersion) {
+        throw this.#error(
+          "Conflict",
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${m.resourceVersion}`,
+        );
+      }
+      if ((m.finalizers ?? []).length > 0) {
+        // Finalizers hold the object: mark it as being deleted and let them run.
+        if (m.deletionTimestamp) return { object, removed: false };
+        m.deletionTimestamp = now();
+        m.deletionGracePeriodSeconds = 0;
+        if (options.dryRun) return { object, removed: false };
+        try {
+          const kv = await this.#storage.update(key, this.#encode(object), current.modRevision);
+          m.resourceVersion = String(kv.modRevision);
+          return { object, removed: false };
+        } catch (err) {
+          if (err instanceof ConflictError) continue;
+          throw err;
+        }
+      }
+      if (options.dryRun) return { object, removed: true };
+      try {
+        await this.#storage.delete(key, current.modRevision);
+        return { object, removed: true };
+      } catch (err) {
+        if (err instanceof ConflictError) continue;
+        if (isStorageError(err, "NotFound")) throw this.notFound(name);
+        throw err;
+      }
+    }
+    throw this.#error(
+      "Conflict",
+      name,
+      "the object has been modified; please apply your changes to the latest version and try again",
+    );
+  }
+}
