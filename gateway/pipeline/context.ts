@@ -1,0 +1,24 @@
+// What the stages of one request share.
+import type { TLSSocket } from "node:tls";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { RequestInfo } from "../request/request-info.ts";
+
+export interface UserInfo {
+  readonly username: string;
+  readonly uid: string;
+  readonly groups: readonly string[];
+  readonly extra: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface RequestContext {
+  readonly req: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly url: URL;
+  readonly socket: TLSSocket;
+  info?: RequestInfo;
+  user?: UserInfo;
+  /** Texts for `Warning: 299 - "..."` headers. */
+  readonly warnings: string[];
+  /** Set once a stage has answered the request. */
+  done: boolean;
+}

@@ -1,0 +1,45 @@
+// The table the router consults: which (group, version, resource) is served by which registry.
+import type { Registry } from "../../backends/registry/index.ts";
+import type { ResourceSchema } from "../../backends/schema/index.ts";
+
+export interface ServedResource {
+  readonly schema: ResourceSchema;
+  readonly registry: Registry;
+}
+
+export class ResourceTable {
+  readonly #byPath = new Map<string, ServedResource>();
+  readonly #all: ServedResource[] = [];
+  #generation = 0;
+
+  add(served: ServedResource): void {
+    for (const v of served.schema.versions) {
+      if (!v.served) continue;
+      this.#byPath.set(`${served.schema.group}/${v.name}/${served.schema.plural}`, served);
+    }
+    this.#all.push(served);
+    this.#generation++;
+  }
+
+  lookup(group: string, version: string, resource: string): ServedResource | undefined {
+    return this.#byPath.get(`${group}/${version}/${resource}`);
+  }
+
+  /** The resource of a kind in a group (e.g. the Namespace registry). */
+  byResource(group: string, resource: string): ServedResource | undefined {
+    return this.#all.find((r) => r.schema.group === group && r.schema.plural === resource);
+  }
+
+  get schemas(): ResourceSchema[] {
+    return this.#all.map((r) => r.schema);
+  }
+
+  get all(): readonly ServedResource[] {
+    return this.#all;
+  }
+
+  /** Changes whenever the set of resources changes (discovery rebuilds on it). */
+  get generation(): number {
+    return this.#generation;
+  }
+}
