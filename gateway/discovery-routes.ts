@@ -1,0 +1,81 @@
+// Serving discovery (`/api`, `/apis`, `/api/v1`, `/apis/<g>[/<v>]`) from the discovery cache,
+// and `/version`. Aggregated discovery is chosen by the Accept header, as kubectl asks for it.
+import type { FastifyInstance } from "fastify";
+import {
+  type DiscoveryCache,
+  type DiscoveryVariant,
+  ifNoneMatchMatches,
+  versionBody,
+  versionInfo,
+} from "./discovery/index.ts";
+import type { RequestContext } from "./pipeline/index.ts";
+import { errors } from "./request/api-error.ts";
+
+interface AcceptEntry {
+  readonly type: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+function parseAccept(header: string | undefined): AcceptEntry[] {
+  if (!header) return [];
+  return header.split(",").map((part) => {
+    const [type, ...rest] = part.split(";").map((s) => s.trim());
+    const params: Record<string, string> = {};
+    for (const p of rest) {
+      const eq = p.indexOf("=");
+      if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim();
+    }
+    return { type: (type ?? "").toLowerCase(), params };
+  });
+}
+
+/** The first acceptable variant in Accept order; undefined when nothing fits (406). */
+function chooseVariant(accept: string | undefined, aggregatedAllowed: boolean): DiscoveryVariant | undefined {
+  const entries = parseAccept(accept);
+  if (entries.length === 0) return "legacy";
+  for (const e of entries) {
+    if (e.params.as === "APIGroupDiscoveryList") {
+      if (!aggregatedAllowed || e.type !== "application/json") continue;
+      if (e.params.v === "v2") return "aggregated-v2";
+      if (e.params.v === "v2beta1") return "aggregated-v2beta1";
+      continue;
+    }
+    if (e.params.as !== undefined) continue;
+    if (e.type === "application/json" || e.type === "*/*" || e.type === "application/*") return "legacy";
+  }
+  return undefined;
+}
+
+/** The routing stage's answer for non-resource requests under /api and /apis. */
+export function discoveryResponder(cache: () => DiscoveryCache): (ctx: RequestContext) => boolean {
+  return (ctx) => {
+    const method = ctx.req.method;
+    if (method !== "GET" && method !== "HEAD") return false;
+    const path = ctx.url.pathname.replace(/\/+$/, "") || "/";
+    const aggregatedAllowed = path === "/api" || path === "/apis";
+    const variant = chooseVariant(ctx.req.headers.accept, aggregatedAllowed);
+    if (!variant) throw errors.notAcceptable(["application/json"]);
+    const doc = cache().get(path, variant);
+    if (!doc) return false;
+    ctx.done = true;
+    const reply = ctx.reply.header("content-type", doc.contentType);
+    if (variant !== "legacy") {
+      reply.header("etag", doc.etag).header("vary", "Accept").header("cache-control", "public");
+      if (ifNoneMatchMatches(ctx.req.headers["if-none-match"], doc.etag)) {
+        void reply.code(304).send();
+        return true;
+      }
+    }
+    void reply.code(200).send(doc.body);
+    return true;
+  };
+}
+
+export function registerVersion(app: FastifyInstance): void {
+  const body = versionBody(versionInfo());
+  for (const path of ["/version", "/version/"]) {
+    app.get(path, (_req, reply) => {
+      void reply.type("application/json").send(body);
+    });
+  }
+}
