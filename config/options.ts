@@ -82,7 +82,12 @@ export const OPTION_SPECS = [
     help: "serving certificate (PEM); replaces the generated <data-dir>/pki/apiserver.crt",
   },
   { flag: "tls-private-key-file", key: "tlsPrivateKeyFile", kind: "string", help: "key of --tls-cert-file" },
-  { flag: "tls-sans", key: "tlsSans", kind: "list", help: "extra DNS names or IPs for the generated serving certificate" },
+  {
+    flag: "tls-sans",
+    key: "tlsSans",
+    kind: "list",
+    help: "extra DNS names or IPs for the generated serving certificate",
+  },
   {
     flag: "client-ca-file",
     key: "clientCAFile",
@@ -94,6 +99,26 @@ export const OPTION_SPECS = [
     key: "shutdownDelayDuration",
     kind: "duration",
     help: "on SIGTERM, keep serving (with /readyz failing) this long before draining",
+  },
+  {
+    flag: "api-naming",
+    key: "apiNaming",
+    kind: "string",
+    choices: ["cluster", "kubernetes"],
+    help: "spelling of group, label and namespace names: cluster (cluster.io) or kubernetes (k8s.io, kubernetes.io)",
+  },
+  {
+    flag: "anonymous-auth",
+    key: "anonymousAuth",
+    kind: "bool",
+    help: "let requests without credentials in as system:anonymous",
+  },
+  {
+    flag: "authorization-mode",
+    key: "authorizationMode",
+    kind: "string",
+    choices: ["AlwaysAllow"],
+    help: "authorizer; only AlwaysAllow exists so far",
   },
   { flag: "feature-gates", key: "featureGates", kind: "list", help: "feature gates, e.g. WatchList=true" },
   { flag: "help", key: "help", kind: "bool", help: "print this help and exit" },
@@ -119,6 +144,9 @@ export interface ServerOptions {
   clientCAFile: string | undefined;
   /** Milliseconds. */
   shutdownDelayDuration: number;
+  apiNaming: "cluster" | "kubernetes";
+  anonymousAuth: boolean;
+  authorizationMode: "AlwaysAllow";
   featureGates: Record<string, boolean>;
   help: boolean;
 }
@@ -141,6 +169,9 @@ export const DEFAULTS: ServerOptions = {
   tlsSans: [],
   clientCAFile: undefined,
   shutdownDelayDuration: 0,
+  apiNaming: "cluster",
+  anonymousAuth: true,
+  authorizationMode: "AlwaysAllow",
   featureGates: {},
   help: false,
 };

@@ -3,3 +3,4 @@ export * from "./field-error.ts";
 export * from "./names.ts";
 export * from "./registry.ts";
 export * from "./strategy.ts";
+export * from "./unknown-fields.ts";

@@ -8,7 +8,12 @@ import {
   TooLargeResourceVersionError,
 } from "../../backends/cacher/index.ts";
 import { isStorageError } from "../../backends/contract/index.ts";
-import { type FieldError, fieldErrorBody, formatFieldError } from "../../backends/registry/field-error.ts";
+import {
+  type FieldError,
+  fieldErrorBody,
+  formatFieldError,
+  RegistryError,
+} from "../../backends/registry/index.ts";
 import { SelectorParseError } from "../../backends/selection/index.ts";
 
 export type StatusReason =
@@ -110,6 +115,24 @@ export const errors = {
       group: r.group,
       kind: r.resource,
     }),
+  namespaceTerminating: (namespace: string) =>
+    new ApiError(
+      403,
+      "Forbidden",
+      `unable to create new content in namespace ${namespace} because it is being terminated`,
+      {
+        name: namespace,
+        group: "",
+        kind: "namespaces",
+        causes: [
+          {
+            reason: "NamespaceTerminating",
+            message: `namespace ${namespace} is being terminated`,
+            field: "metadata.namespace",
+          },
+        ],
+      },
+    ),
   notFound: (r: ResourceRef, name: string) =>
     new ApiError(404, "NotFound", `${qualified(r)} "${name}" not found`, {
       name,
@@ -186,6 +209,26 @@ export const errors = {
  */
 export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof RegistryError) {
+    const r = { group: err.target.group, resource: err.target.resource };
+    const n = err.objectName;
+    switch (err.reason) {
+      case "NotFound":
+        return errors.notFound(r, n);
+      case "AlreadyExists":
+        return errors.alreadyExists(r, n);
+      case "Conflict":
+        return errors.conflict(r, n, err.message);
+      case "Invalid":
+        return errors.invalid({ group: err.target.group, kind: err.target.kind }, n, err.causes);
+      case "BadRequest":
+        return errors.badRequest(err.message);
+      case "Forbidden":
+        return errors.forbidden(r, n, err.message);
+      case "MethodNotSupported":
+        return errors.methodNotSupported(r, err.message);
+    }
+  }
   if (err instanceof InvalidRequestError) return errors.badRequest(err.message);
   if (err instanceof SelectorParseError) return errors.badRequest(err.message);
   if (err instanceof ExpiredError) return errors.expired(err.message, err.continueToken);

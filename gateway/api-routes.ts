@@ -1,0 +1,113 @@
+// Wires the API surface into the HTTPS server: every /api and /apis request goes through the
+// pipeline of named stages, ending in the resource handlers; errors become Status bodies.
+import type { TLSSocket } from "node:tls";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type Authenticator, authenticate } from "../plugins/authentication/index.ts";
+import type { HandlerEnv } from "./handlers/resource.ts";
+import { handleResource } from "./handlers/resource.ts";
+import { Pipeline, type RequestContext, type Stage } from "./pipeline/index.ts";
+import { type ApiError, errors, toApiError } from "./request/api-error.ts";
+import { parseRequestInfo } from "./request/request-info.ts";
+
+/** Upstream's limit on request bodies. */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export interface ApiOptions {
+  readonly env: HandlerEnv;
+  readonly authenticators: readonly Authenticator[];
+  readonly anonymousAuth: boolean;
+  /** Answers non-resource GETs under /api and /apis (discovery); undefined when unknown. */
+  readonly discovery?: (ctx: RequestContext) => boolean;
+}
+
+export function defaultPipeline(options: ApiOptions): Pipeline {
+  const stages: Stage[] = [
+    {
+      name: "request-info",
+      run(ctx) {
+        ctx.info = parseRequestInfo(ctx.req.method, ctx.req.url, ctx.url.searchParams);
+        if (ctx.info.parseError)
+          throw errors.internal(`failed to create RequestInfo: ${ctx.info.parseError}`);
+      },
+    },
+    {
+      name: "authentication",
+      async run(ctx) {
+        const result = await authenticate(
+          options.authenticators,
+          { headers: ctx.req.headers, socket: ctx.socket },
+          options.anonymousAuth,
+        );
+        if ("rejected" in result) {
+          ctx.req.log.info({ reason: result.rejected }, "authentication failed");
+          throw errors.unauthorized();
+        }
+        ctx.user = result.user;
+      },
+    },
+    // --authorization-mode=AlwaysAllow: every authenticated request may proceed.
+    { name: "authorization", run() {} },
+    {
+      name: "routing",
+      async run(ctx) {
+        if (!ctx.info?.isResourceRequest) {
+          if (options.discovery?.(ctx)) return;
+          throw errors.pageNotFound();
+        }
+        await handleResource(ctx, options.env);
+      },
+    },
+  ];
+  return new Pipeline(stages);
+}
+
+export function sendError(reply: FastifyReply, err: ApiError): void {
+  const status = err.toStatus();
+  if (err.details?.retryAfterSeconds !== undefined)
+    reply.header("retry-after", String(err.details.retryAfterSeconds));
+  void reply.code(err.code).type("application/json").send(JSON.stringify(status));
+}
+
+export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {
+  // Bodies arrive as bytes whatever their type; handlers decode them after negotiation.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (_req, body, done) =>
+    done(null, body),
+  );
+
+  app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, req, reply) => {
+    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendError(reply, errors.tooLarge(MAX_BODY_BYTES));
+    if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" || err.code === "FST_ERR_CTP_EMPTY_TYPE") {
+      return sendError(reply, errors.unsupportedMediaType(["application/json"]));
+    }
+    const apiError = toApiError(err);
+    if (apiError.code >= 500) req.log.error({ err }, "request failed");
+    sendError(reply, apiError);
+  });
+
+  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+    const ctx: RequestContext = {
+      req,
+      reply,
+      url: new URL(req.url, "https://localhost"),
+      socket: req.raw.socket as TLSSocket,
+      warnings: [],
+      done: false,
+    };
+    try {
+      await pipeline.run(ctx);
+    } catch (err) {
+      if (ctx.done && reply.raw.headersSent) {
+        req.log.warn({ err }, "error after the response started");
+        return;
+      }
+      const apiError = toApiError(err);
+      if (apiError.code >= 500) req.log.error({ err }, "request failed");
+      sendError(reply, apiError);
+    }
+    if (!ctx.done && !reply.sent) sendError(reply, errors.pageNotFound());
+  };
+  for (const path of ["/api", "/api/*", "/apis", "/apis/*"]) {
+    app.all(path, handle);
+  }
+}

@@ -1,0 +1,249 @@
+// The routing stage's end: one handler per verb over the registry (DESIGN.md: handlers never
+// touch storage). Request options are parsed and checked here; the registry owns the lifecycle.
+import type { CachedItem } from "../../backends/cacher/index.ts";
+import type { Naming } from "../../backends/naming/index.ts";
+import { type JsonObject, RegistryError } from "../../backends/registry/index.ts";
+import {
+  type FieldSelector,
+  type LabelSelector,
+  parseFieldSelector,
+  parseLabelSelector,
+} from "../../backends/selection/index.ts";
+import type { RequestContext } from "../pipeline/index.ts";
+import { errors } from "../request/api-error.ts";
+import type { ResourceTable, ServedResource } from "../routing/resources.ts";
+import { type Codec, type OutputChoice, queryFlag } from "./codec.ts";
+import { serveWatch } from "./watch.ts";
+
+export interface HandlerEnv {
+  readonly resources: ResourceTable;
+  readonly naming: Naming;
+  readonly codec: Codec;
+  readonly watchListEnabled: boolean;
+  /** Namespaces that exist from the start and cannot be deleted. */
+  readonly protectedNamespaces: ReadonlySet<string>;
+}
+
+const PATCH_TYPES = [
+  "application/json-patch+json",
+  "application/merge-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/apply-patch+yaml",
+];
+const SUPPORTED_PATCH_TYPES = new Set(["application/json-patch+json", "application/merge-patch+json"]);
+
+function query(ctx: RequestContext, name: string): string | undefined {
+  return ctx.url.searchParams.get(name) ?? undefined;
+}
+
+function intParam(ctx: RequestContext, name: string): number | undefined {
+  const raw = query(ctx, name);
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^-?\d+$/.test(raw)) throw errors.badRequest(`invalid ${name} parameter: "${raw}" is not an integer`);
+  return Number(raw);
+}
+
+function dryRun(ctx: RequestContext): boolean {
+  const values = ctx.url.searchParams.getAll("dryRun");
+  if (values.length === 0) return false;
+  for (const v of values) {
+    if (v !== "All" && v !== "") {
+      throw errors.badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
+    }
+  }
+  return true;
+}
+
+function selectors(
+  ctx: RequestContext,
+  served: ServedResource,
+): { labelSelector?: LabelSelector; fieldSelector?: FieldSelector } {
+  const out: { labelSelector?: LabelSelector; fieldSelector?: FieldSelector } = {};
+  const label = query(ctx, "labelSelector");
+  if (label) out.labelSelector = parseLabelSelector(label);
+  const fieldText = query(ctx, "fieldSelector");
+  if (fieldText) {
+    const supported = new Set([
+      "metadata.name",
+      "metadata.namespace",
+      ...Object.keys(served.schema.selectableFields?.({}) ?? {}),
+    ]);
+    out.fieldSelector = parseFieldSelector(fieldText, supported);
+  }
+  return out;
+}
+
+/** Objects in a namespace can only be made while it exists and is not being deleted. */
+async function checkNamespaceOpen(env: HandlerEnv, namespace: string): Promise<void> {
+  const namespaces = env.resources.byResource("", "namespaces");
+  if (!namespaces) return;
+  let item: CachedItem;
+  try {
+    item = await namespaces.registry.get(undefined, namespace);
+  } catch (err) {
+    if (err instanceof RegistryError && err.reason === "NotFound")
+      throw errors.notFound({ group: "", resource: "namespaces" }, namespace);
+    throw err;
+  }
+  const ns = JSON.parse(item.json) as {
+    metadata?: { deletionTimestamp?: string };
+    status?: { phase?: string };
+  };
+  if (ns.metadata?.deletionTimestamp || ns.status?.phase === "Terminating") {
+    throw errors.namespaceTerminating(namespace);
+  }
+}
+
+export async function handleResource(ctx: RequestContext, env: HandlerEnv): Promise<void> {
+  const info = ctx.info;
+  if (!info?.isResourceRequest) throw errors.pageNotFound();
+  const served = env.resources.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!served) throw errors.pageNotFound();
+  const { schema, registry } = served;
+  if (info.subresource) {
+    // Subresources arrive with the kinds that need them.
+    throw errors.pageNotFound();
+  }
+  if (schema.namespaced === false && info.namespace && info.resource !== "namespaces")
+    throw errors.pageNotFound();
+  const ns = schema.namespaced ? info.namespace || undefined : undefined;
+  const ref = { group: schema.group, resource: schema.plural };
+  const codec = env.codec;
+
+  switch (info.verb) {
+    case "get": {
+      const choice = codec.output(ctx, served, { list: false, stream: false });
+      const item = await registry.get(ns, info.name, query(ctx, "resourceVersion"));
+      codec.sendItem(ctx, 200, item.json, choice, served);
+      return;
+    }
+    case "list": {
+      const choice = codec.output(ctx, served, { list: true, stream: false });
+      const limit = intParam(ctx, "limit");
+      if (limit !== undefined && limit < 0) throw errors.badRequest("limit must be a non-negative integer");
+      const result = await registry.list(ns, {
+        resourceVersion: query(ctx, "resourceVersion"),
+        resourceVersionMatch: query(ctx, "resourceVersionMatch"),
+        limit,
+        continue: query(ctx, "continue"),
+        ...selectors(ctx, served),
+      });
+      codec.sendList(ctx, result, choice, served, info.apiVersion);
+      return;
+    }
+    case "watch": {
+      const choice = codec.output(ctx, served, { list: true, stream: true });
+      const sel = selectors(ctx, served);
+      if (info.name) {
+        // A watch on one object is a watch of the collection pinned to its name.
+        sel.fieldSelector = parseFieldSelector(
+          [query(ctx, "fieldSelector"), `metadata.name=${info.name}`].filter(Boolean).join(","),
+          new Set([
+            "metadata.name",
+            "metadata.namespace",
+            ...Object.keys(schema.selectableFields?.({}) ?? {}),
+          ]),
+        );
+      }
+      const sendInitial = query(ctx, "sendInitialEvents");
+      const watcher = await registry.watch(ns, {
+        resourceVersion: query(ctx, "resourceVersion"),
+        resourceVersionMatch: query(ctx, "resourceVersionMatch"),
+        sendInitialEvents: sendInitial === undefined ? undefined : sendInitial === "true",
+        allowWatchBookmarks: queryFlag(ctx.url, "allowWatchBookmarks"),
+        ...sel,
+      });
+      const timeout = intParam(ctx, "timeoutSeconds");
+      await serveWatch(ctx, env, served, watcher, choice, info.apiVersion, timeout);
+      return;
+    }
+    case "create": {
+      if (!schema.verbs.includes("create")) throw errors.methodNotSupported(ref, "create");
+      const body = await codec.readObject(ctx, served, info.apiVersion);
+      if (ns) await checkNamespaceOpen(env, ns);
+      const choice = codec.output(ctx, served, { list: false, stream: false });
+      const { object } = await registry.create(ns, body, { dryRun: dryRun(ctx) });
+      codec.sendObject(ctx, 201, object, choice, served);
+      return;
+    }
+    case "update": {
+      if (!schema.verbs.includes("update")) throw errors.methodNotSupported(ref, "update");
+      const body = await codec.readObject(ctx, served, info.apiVersion);
+      const choice = codec.output(ctx, served, { list: false, stream: false });
+      const { object, created } = await registry.update(ns, info.name, () => structuredClone(body), {
+        dryRun: dryRun(ctx),
+      });
+      codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
+      return;
+    }
+    case "patch": {
+      if (!schema.verbs.includes("patch")) throw errors.methodNotSupported(ref, "patch");
+      const type = codec.patchType(ctx, PATCH_TYPES);
+      if (!SUPPORTED_PATCH_TYPES.has(type)) throw errors.unsupportedMediaType([...SUPPORTED_PATCH_TYPES]);
+      const patch = await codec.readPatch(ctx, type);
+      const choice = codec.output(ctx, served, { list: false, stream: false });
+      const { object, created } = await registry.update(
+        ns,
+        info.name,
+        (current) => {
+          if (!current) throw registry.notFound(info.name);
+          return codec.applyPatch(type, current, patch, served, info.apiVersion);
+        },
+        { dryRun: dryRun(ctx), createIfMissing: false },
+      );
+      codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
+      return;
+    }
+    case "delete": {
+      if (!schema.verbs.includes("delete")) throw errors.methodNotSupported(ref, "delete");
+      if (schema.group === "" && schema.plural === "namespaces" && env.protectedNamespaces.has(info.name)) {
+        throw errors.forbidden(ref, info.name, "this namespace may not be deleted");
+      }
+      const options = await codec.readDeleteOptions(ctx);
+      const choice = codec.output(ctx, served, { list: false, stream: false });
+      const result = await registry.delete(ns, info.name, {
+        ...options,
+        dryRun: dryRun(ctx) || options.dryRun,
+      });
+      if (served.registry.strategy.returnDeletedObject || !result.removed) {
+        codec.sendObject(ctx, result.removed ? 200 : 202, result.object, choice, served);
+      } else {
+        const m = result.object.metadata as { name?: string; uid?: string };
+        codec.sendStatus(ctx, 200, {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Success",
+          details: { name: m.name ?? info.name, group: schema.group, kind: schema.plural, uid: m.uid ?? "" },
+        });
+      }
+      return;
+    }
+    case "deletecollection": {
+      if (!schema.verbs.includes("deletecollection"))
+        throw errors.methodNotSupported(ref, "deletecollection");
+      const options = await codec.readDeleteOptions(ctx);
+      const choice = codec.output(ctx, served, { list: true, stream: false });
+      const listed = await registry.list(ns, { ...selectors(ctx, served) });
+      const deleted: JsonObject[] = [];
+      for (const item of listed.items) {
+        const o = JSON.parse(item.json) as { metadata: { name: string; namespace?: string } };
+        try {
+          const r = await registry.delete(o.metadata.namespace, o.metadata.name, {
+            ...options,
+            dryRun: dryRun(ctx) || options.dryRun,
+          });
+          deleted.push(r.object);
+        } catch (err) {
+          if (!(err instanceof RegistryError && err.reason === "NotFound")) throw err;
+        }
+      }
+      codec.sendObjects(ctx, deleted, choice, served, info.apiVersion);
+      return;
+    }
+    default:
+      throw errors.methodNotSupported(ref, info.verb || ctx.req.method);
+  }
+}
+
+export type { OutputChoice };
