@@ -1,6 +1,7 @@
 // Serving discovery (`/api`, `/apis`, `/api/v1`, `/apis/<g>[/<v>]`) from the discovery cache,
 // and `/version`. Aggregated discovery is chosen by the Accept header, as kubectl asks for it.
 import type { FastifyInstance } from "fastify";
+import type { Naming } from "../backends/naming/index.ts";
 import {
   type DiscoveryCache,
   type DiscoveryVariant,
@@ -30,12 +31,13 @@ function parseAccept(header: string | undefined): AcceptEntry[] {
 }
 
 /** The first acceptable variant in Accept order; undefined when nothing fits (406). */
-function chooseVariant(accept: string | undefined, aggregatedAllowed: boolean): DiscoveryVariant | undefined {
+function chooseVariant(accept: string | undefined, aggregatedGroup: string | undefined): DiscoveryVariant | undefined {
   const entries = parseAccept(accept);
   if (entries.length === 0) return "legacy";
   for (const e of entries) {
     if (e.params.as === "APIGroupDiscoveryList") {
-      if (!aggregatedAllowed || e.type !== "application/json") continue;
+      // Clients name the group; one spelled for the other naming preset is not ours to answer.
+      if (aggregatedGroup === undefined || e.type !== "application/json" || e.params.g !== aggregatedGroup) continue;
       if (e.params.v === "v2") return "aggregated-v2";
       if (e.params.v === "v2beta1") return "aggregated-v2beta1";
       continue;
@@ -47,13 +49,13 @@ function chooseVariant(accept: string | undefined, aggregatedAllowed: boolean): 
 }
 
 /** The routing stage's answer for non-resource requests under /api and /apis. */
-export function discoveryResponder(cache: () => DiscoveryCache): (ctx: RequestContext) => boolean {
+export function discoveryResponder(naming: Naming, cache: () => DiscoveryCache): (ctx: RequestContext) => boolean {
   return (ctx) => {
     const method = ctx.req.method;
     if (method !== "GET" && method !== "HEAD") return false;
     const path = ctx.url.pathname.replace(/\/+$/, "") || "/";
-    const aggregatedAllowed = path === "/api" || path === "/apis";
-    const variant = chooseVariant(ctx.req.headers.accept, aggregatedAllowed);
+    const aggregatedGroup = path === "/api" || path === "/apis" ? naming.group("apidiscovery") : undefined;
+    const variant = chooseVariant(ctx.req.headers.accept, aggregatedGroup);
     if (!variant) throw errors.notAcceptable(["application/json"]);
     const doc = cache().get(path, variant);
     if (!doc) return false;

@@ -1,15 +1,27 @@
 // `npm start`: load settings, create first-start credentials, open storage, serve.
 import { readFile } from "node:fs/promises";
 import { pino } from "pino";
+import { builtinKinds } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
 import { openStorage } from "../backends/factory.ts";
+import { naming as namingPreset } from "../backends/naming/index.ts";
+import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
 import { loadOptions, OptionError, type ServerOptions, usage } from "../config/options.ts";
+import { x509Authenticator } from "../plugins/authentication/index.ts";
+import { defaultPipeline, registerApi } from "./api-routes.ts";
+import { startControlPlane } from "./control-plane.ts";
+import { DiscoveryCache } from "./discovery/index.ts";
+import { discoveryResponder, registerVersion } from "./discovery-routes.ts";
+import { Codec } from "./handlers/codec.ts";
+import { closeAllWatches } from "./handlers/watch.ts";
 import { registerHealth } from "./health.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { createServer } from "./server.ts";
 
 async function main(options: ServerOptions): Promise<void> {
   const log = pino({ name: "cluster-gateway" });
+  const gates = resolveFeatureGates(options.featureGates);
+  const naming = namingPreset(options.apiNaming);
   const host = options.bindAddress.includes(":") ? `[${options.bindAddress}]` : options.bindAddress;
   const serverUrl = `https://${host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host}:${options.securePort}`;
   const pki = await bootstrapPki({
@@ -40,11 +52,52 @@ async function main(options: ServerOptions): Promise<void> {
     log.warn({ err }, "compaction failed"),
   );
 
+  const controlPlane = await startControlPlane({
+    storage,
+    naming,
+    kinds: builtinKinds(naming),
+    historyWindowMs: options.compactionInterval,
+    maxHistory: options.watchCacheHistory,
+    watchListEnabled: gates.WatchList === true,
+    onError: (err, context) => log.warn({ err, context }, "watch cache"),
+  });
+
   let shuttingDown = false;
   const storageCheck = async () => {
     await storage.currentRevision();
   };
+  const cacheCheck = () => {
+    if (!controlPlane.cachesReady()) throw new Error("a watch cache is not in sync with storage");
+  };
+  const discovery = new DiscoveryCache(
+    { naming, serverAddress: serverUrl.slice("https://".length) },
+    controlPlane.resources.schemas,
+  );
+  let discoveryGeneration = controlPlane.resources.generation;
+  const currentDiscovery = () => {
+    if (discoveryGeneration !== controlPlane.resources.generation) {
+      discoveryGeneration = controlPlane.resources.generation;
+      discovery.update(controlPlane.resources.schemas);
+    }
+    return discovery;
+  };
   const app = createServer(tls, log);
+  registerVersion(app);
+  registerApi(
+    app,
+    defaultPipeline({
+      env: {
+        resources: controlPlane.resources,
+        naming,
+        codec: new Codec(naming),
+        watchListEnabled: gates.WatchList === true,
+        protectedNamespaces: controlPlane.protectedNamespaces,
+      },
+      authenticators: [x509Authenticator()],
+      anonymousAuth: options.anonymousAuth,
+      discovery: discoveryResponder(naming, currentDiscovery),
+    }),
+  );
   registerHealth(app, {
     livez: new Map([
       ["ping", () => {}],
@@ -53,6 +106,7 @@ async function main(options: ServerOptions): Promise<void> {
     readyz: new Map([
       ["ping", () => {}],
       ["storage", storageCheck],
+      ["cacher-sync", cacheCheck],
       [
         "shutdown",
         () => {
@@ -72,7 +126,9 @@ async function main(options: ServerOptions): Promise<void> {
     shuttingDown = true;
     log.info({ signal, delayMs: options.shutdownDelayDuration }, "shutting down");
     await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayDuration));
+    closeAllWatches();
     await app.close();
+    await controlPlane.stop();
     compactor.stop();
     await storage.close();
     log.info("stopped");
@@ -95,6 +151,10 @@ if (options.help) {
   process.exit(0);
 }
 main(options).catch((err: unknown) => {
+  if (err instanceof FeatureGateError) {
+    process.stderr.write(`error: --feature-gates: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -25,6 +25,7 @@ export function createServer(tls: ServerTls, logger: FastifyBaseLogger | boolean
     // Watches and long lists stream for a long time; closing is driven by shutdown instead.
     requestTimeout: 0,
     return503OnClosing: true,
+    disableRequestLogging: true,
     forceCloseConnections: "idle",
   }) as unknown as FastifyInstance;
 }

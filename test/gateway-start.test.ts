@@ -41,7 +41,7 @@ describe("npm start", () => {
       for (const bin of [versions[0] as string, versions[versions.length - 1] as string]) {
         const ready = await kubectl(bin, gw.kubeconfig, ["get", "--raw=/readyz?verbose"]);
         assert.equal(ready.code, 0, ready.stdout);
-        assert.equal(ready.stdout.trim(), "[+]ping ok\n[+]storage ok\n[+]shutdown ok\nreadyz check passed");
+        assert.equal(ready.stdout.trim(), "[+]ping ok\n[+]storage ok\n[+]cacher-sync ok\n[+]shutdown ok\nreadyz check passed");
       }
       const excluded = await kubectl(versions[0] as string, gw.kubeconfig, [
         "get",

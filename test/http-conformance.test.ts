@@ -1,0 +1,316 @@
+// The REST core over real HTTPS, against the server started as README says: verbs, watch,
+// discovery, errors and namespaces, with the Status bodies clients depend on.
+import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
+import { after, before, describe, it } from "node:test";
+import { ApiClient } from "./support/api-client.ts";
+import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+
+let gw: GatewayProcess;
+let api: ApiClient;
+const CM = "/api/v1/namespaces/default/configmaps";
+
+before(async () => {
+  // A short replay window, so a watch from an early revision meets 410.
+  gw = await startGateway(["--storage-backend=memory", "--watch-cache-history=5"]);
+  api = new ApiClient(gw.kubeconfig);
+});
+after(async () => {
+  await api?.close();
+  await gw?.stop();
+  if (gw) await rm(gw.dataDir, { recursive: true, force: true });
+});
+
+const cm = (
+  name: string,
+  data: Record<string, string> = { a: "1" },
+  extra: Record<string, unknown> = {},
+) => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, ...extra },
+  data,
+});
+
+function assertStatus(
+  res: { status: number; body: Record<string, unknown> },
+  code: number,
+  reason: string,
+  message?: RegExp,
+) {
+  assert.equal(res.status, code, JSON.stringify(res.body));
+  assert.equal(res.body.kind, "Status");
+  assert.equal(res.body.apiVersion, "v1");
+  assert.equal(res.body.status, "Failure");
+  assert.equal(res.body.reason, reason);
+  assert.equal(res.body.code, code);
+  if (message) assert.match(String(res.body.message), message);
+}
+
+describe("REST verbs over HTTPS", () => {
+  it("creates, reads, replaces, patches and deletes", async () => {
+    const created = await api.call("POST", CM, { body: cm("one") });
+    assert.equal(created.status, 201);
+    const rv = created.body.metadata.resourceVersion;
+    assert.match(rv, /^\d+$/);
+    assert.match(created.body.metadata.uid, /^[0-9a-f-]{36}$/);
+
+    const got = await api.call("GET", `${CM}/one`);
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.body.data, { a: "1" });
+
+    const replaced = await api.call("PUT", `${CM}/one`, { body: { ...got.body, data: { a: "2" } } });
+    assert.equal(replaced.status, 200);
+    assert.notEqual(replaced.body.metadata.resourceVersion, rv);
+
+    const stale = await api.call("PUT", `${CM}/one`, { body: { ...got.body, data: { a: "3" } } });
+    assertStatus(
+      stale,
+      409,
+      "Conflict",
+      /Operation cannot be fulfilled on configmaps "one": the object has been modified; please apply your changes to the latest version and try again/,
+    );
+
+    const merged = await api.call("PATCH", `${CM}/one`, {
+      body: { data: { b: "x" } },
+      contentType: "application/merge-patch+json",
+    });
+    assert.deepEqual(merged.body.data, { a: "2", b: "x" });
+    const jsonPatched = await api.call("PATCH", `${CM}/one`, {
+      body: [{ op: "remove", path: "/data/a" }],
+      contentType: "application/json-patch+json",
+    });
+    assert.deepEqual(jsonPatched.body.data, { b: "x" });
+    const badPatch = await api.call("PATCH", `${CM}/one`, {
+      body: [{ op: "remove", path: "/data/zz" }],
+      contentType: "application/json-patch+json",
+    });
+    assert.equal(badPatch.status, 400);
+    for (const type of ["application/strategic-merge-patch+json", "application/apply-patch+yaml"]) {
+      assertStatus(
+        await api.call("PATCH", `${CM}/one`, { raw: "{}", contentType: type }),
+        415,
+        "UnsupportedMediaType",
+      );
+    }
+
+    const deleted = await api.call("DELETE", `${CM}/one`);
+    assert.equal(deleted.status, 200);
+    assert.equal(deleted.body.kind, "Status");
+    assert.equal(deleted.body.status, "Success");
+    assert.equal(deleted.body.details.name, "one");
+    assertStatus(await api.call("GET", `${CM}/one`), 404, "NotFound", /^configmaps "one" not found$/);
+    assertStatus(await api.call("DELETE", `${CM}/one`), 404, "NotFound");
+    assert.equal((await api.call("POST", CM, { body: cm("one") })).status, 201, "the name is reusable");
+  });
+
+  it("lists page by page with a consistent snapshot, selectors and remainingItemCount", async () => {
+    for (let i = 0; i < 7; i++) {
+      await api.call("POST", "/api/v1/namespaces/default/configmaps", {
+        body: cm(
+          `page-${i}`,
+          { i: String(i) },
+          { labels: { parity: i % 2 ? "odd" : "even", set: "paging" } },
+        ),
+      });
+    }
+    const first = await api.call("GET", `${CM}?labelSelector=set%3Dpaging&limit=3`);
+    assert.equal(first.body.kind, "ConfigMapList");
+    assert.equal(first.body.items.length, 3);
+    assert.ok(first.body.metadata.continue);
+    assert.equal(first.body.metadata.remainingItemCount, undefined, "no count with a selector");
+    const names: string[] = first.body.items.map((o: { metadata: { name: string } }) => o.metadata.name);
+    let token = first.body.metadata.continue;
+    while (token) {
+      const page = await api.call(
+        "GET",
+        `${CM}?labelSelector=set%3Dpaging&limit=3&continue=${encodeURIComponent(token)}`,
+      );
+      assert.equal(page.body.metadata.resourceVersion, first.body.metadata.resourceVersion);
+      names.push(...page.body.items.map((o: { metadata: { name: string } }) => o.metadata.name));
+      token = page.body.metadata.continue;
+    }
+    assert.deepEqual(
+      names,
+      Array.from({ length: 7 }, (_, i) => `page-${i}`),
+    );
+    const counted = await api.call("GET", "/api/v1/namespaces/default/configmaps?limit=2");
+    assert.equal(
+      counted.body.metadata.remainingItemCount,
+      counted.body.items.length === 2 ? (await api.call("GET", CM)).body.items.length - 2 : undefined,
+    );
+    const odd = await api.call("GET", `${CM}?labelSelector=parity%3Dodd`);
+    assert.equal(odd.body.items.length, 3);
+    const byName = await api.call("GET", `${CM}?fieldSelector=metadata.name%3Dpage-4`);
+    assert.deepEqual(
+      byName.body.items.map((o: { metadata: { name: string } }) => o.metadata.name),
+      ["page-4"],
+    );
+    assertStatus(
+      await api.call("GET", `${CM}?fieldSelector=data.i%3D1`),
+      400,
+      "BadRequest",
+      /field label not supported/,
+    );
+    assertStatus(await api.call("GET", `${CM}?labelSelector=a%20in`), 400, "BadRequest");
+  });
+
+  it("watches: initial state, changes, bookmarks and 410 for a compacted start", async () => {
+    const start = await api.call("GET", CM);
+    const rv = start.body.metadata.resourceVersion;
+    const w = await api.watch(`${CM}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true`);
+    await api.call("POST", CM, { body: cm("watched") });
+    await api.call("DELETE", `${CM}/watched`);
+    const seen: string[] = [];
+    for await (const e of w.events) {
+      if (e.type === "BOOKMARK") continue;
+      seen.push(`${e.type} ${(e.object.metadata as { name: string }).name}`);
+      if (seen.length === 2) break;
+    }
+    w.close();
+    assert.deepEqual(seen, ["ADDED watched", "DELETED watched"]);
+
+    const initial = await api.watch(`${CM}?watch=true&labelSelector=parity%3Dodd`);
+    const added: string[] = [];
+    for await (const e of initial.events) {
+      added.push(e.type);
+      if (added.length === 3) break;
+    }
+    initial.close();
+    assert.deepEqual(added, ["ADDED", "ADDED", "ADDED"]);
+
+    const old = await api.watch(`${CM}?watch=1&resourceVersion=1`);
+    const first = await old.events.next();
+    old.close();
+    assert.equal(first.value?.type, "ERROR");
+    assert.equal((first.value?.object as { code: number }).code, 410);
+  });
+
+  it("honours dryRun and fieldValidation", async () => {
+    const dry = await api.call("POST", `${CM}?dryRun=All`, { body: cm("dry") });
+    assert.equal(dry.status, 201);
+    assert.equal((await api.call("GET", `${CM}/dry`)).status, 404);
+    const warned = await api.call("POST", CM, { body: { ...cm("warned"), bogus: 1 } });
+    assert.equal(warned.status, 201);
+    assert.match(String(warned.headers.warning), /299 - "unknown field \\"bogus\\""/);
+    assert.equal(warned.body.bogus, undefined, "unknown fields are dropped");
+    assertStatus(
+      await api.call("POST", `${CM}?fieldValidation=Strict`, { body: { ...cm("strict"), bogus: 1 } }),
+      400,
+      "BadRequest",
+      /strict decoding error: unknown field "bogus"/,
+    );
+    assert.equal((await api.call("GET", `${CM}/strict`)).status, 404);
+  });
+});
+
+describe("bad input gets a 4xx Status and changes nothing", () => {
+  it("malformed bodies, wrong types, oversized bodies, unknown resources", async () => {
+    assertStatus(await api.call("POST", CM, { raw: "{not json" }), 400, "BadRequest");
+    assertStatus(await api.call("POST", CM, { raw: "[1,2]" }), 400, "BadRequest");
+    assertStatus(
+      await api.call("POST", CM, { body: { apiVersion: "v1", kind: "Secret", metadata: { name: "x" } } }),
+      400,
+      "BadRequest",
+    );
+    assertStatus(
+      await api.call("POST", CM, { body: cm("Bad_Name") }),
+      422,
+      "Invalid",
+      /metadata.name: Invalid value: "Bad_Name"/,
+    );
+    assertStatus(
+      await api.call("POST", CM, { raw: "x".repeat(3 * 1024 * 1024 + 10) }),
+      413,
+      "RequestEntityTooLarge",
+    );
+    assertStatus(
+      await api.call("POST", CM, { raw: "a=b", contentType: "text/plain" }),
+      415,
+      "UnsupportedMediaType",
+    );
+    assertStatus(await api.call("GET", "/api/v1/namespaces/default/widgets"), 404, "NotFound");
+    assertStatus(await api.call("GET", "/apis/nope.example.com/v1/things"), 404, "NotFound");
+    assertStatus(await api.call("GET", CM, { accept: "application/xml" }), 406, "NotAcceptable");
+  });
+
+  it("resourceVersion, resourceVersionMatch and continue combinations", async () => {
+    assertStatus(
+      await api.call("GET", `${CM}?resourceVersionMatch=Exact`),
+      400,
+      "BadRequest",
+      /resourceVersionMatch is forbidden unless resourceVersion is provided/,
+    );
+    assertStatus(
+      await api.call("GET", `${CM}?continue=garbage!&limit=1`),
+      400,
+      "BadRequest",
+      /continue key is not valid/,
+    );
+    const page = await api.call("GET", `${CM}?limit=1`);
+    assertStatus(
+      await api.call("GET", `${CM}?limit=1&continue=${page.body.metadata.continue}&resourceVersion=5`),
+      400,
+      "BadRequest",
+      /not allowed when using continue/,
+    );
+    assertStatus(await api.call("GET", `${CM}?resourceVersion=abc`), 400, "BadRequest");
+    const future = Number(page.body.metadata.resourceVersion) + 1000;
+    const tooLarge = await api.call("GET", `${CM}/nothing?resourceVersion=${future}`);
+    assertStatus(tooLarge, 504, "Timeout", /Too large resource version/);
+    assert.equal(tooLarge.headers["retry-after"], "1");
+  });
+});
+
+describe("namespaces", () => {
+  it("exist from the start, protect themselves and gate creation", async () => {
+    const list = await api.call("GET", "/api/v1/namespaces");
+    const names = list.body.items.map((n: { metadata: { name: string } }) => n.metadata.name);
+    for (const n of ["default", "cluster-system", "cluster-public", "cluster-node-lease"])
+      assert.ok(names.includes(n), n);
+    assertStatus(
+      await api.call("DELETE", "/api/v1/namespaces/default"),
+      403,
+      "Forbidden",
+      /this namespace may not be deleted/,
+    );
+    assertStatus(
+      await api.call("POST", "/api/v1/namespaces/missing/configmaps", { body: cm("x") }),
+      404,
+      "NotFound",
+      /namespaces "missing" not found/,
+    );
+  });
+});
+
+describe("discovery and version", () => {
+  it("serves the core group and version", async () => {
+    const v1 = await api.call("GET", "/api/v1");
+    const cms = v1.body.resources.find((r: { name: string }) => r.name === "configmaps");
+    assert.deepEqual(cms.verbs, [
+      "create",
+      "delete",
+      "deletecollection",
+      "get",
+      "list",
+      "patch",
+      "update",
+      "watch",
+    ]);
+    assert.equal(cms.storageVersionHash, "qFsyl6wFWjQ=");
+    const version = await api.call("GET", "/version");
+    assert.equal(version.body.major, "1");
+    assert.equal(version.body.minor, "27");
+  });
+});
+
+describe("authentication", () => {
+  it("lets requests without credentials in as anonymous (AlwaysAllow)", async () => {
+    const anon = new ApiClient(gw.kubeconfig, { anonymous: true });
+    try {
+      assert.equal((await anon.call("GET", "/api/v1/namespaces")).status, 200);
+    } finally {
+      await anon.close();
+    }
+  });
+});
