@@ -31,7 +31,7 @@ export interface ControlPlaneOptions {
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const resources = new ResourceTable();
   const cachers: Cacher[] = [];
-  for (const { schema, strategy } of options.kinds) {
+  for (const { schema, strategy, subresourceStrategies } of options.kinds) {
     const cacher = new Cacher({
       storage: options.storage,
       prefix: resourcePrefix(schema),
@@ -42,7 +42,16 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       onError: options.onError,
     });
     cachers.push(cacher);
-    resources.add({ schema, registry: new Registry({ schema, strategy, storage: options.storage, cacher }) });
+    resources.add({
+      schema,
+      registry: new Registry({
+        schema,
+        strategy,
+        ...(subresourceStrategies ? { subresources: subresourceStrategies } : {}),
+        storage: options.storage,
+        cacher,
+      }),
+    });
   }
   await Promise.all(cachers.map((c) => c.start()));
 

@@ -31,13 +31,17 @@ function parseAccept(header: string | undefined): AcceptEntry[] {
 }
 
 /** The first acceptable variant in Accept order; undefined when nothing fits (406). */
-function chooseVariant(accept: string | undefined, aggregatedGroup: string | undefined): DiscoveryVariant | undefined {
+function chooseVariant(
+  accept: string | undefined,
+  aggregatedGroup: string | undefined,
+): DiscoveryVariant | undefined {
   const entries = parseAccept(accept);
   if (entries.length === 0) return "legacy";
   for (const e of entries) {
     if (e.params.as === "APIGroupDiscoveryList") {
       // Clients name the group; one spelled for the other naming preset is not ours to answer.
-      if (aggregatedGroup === undefined || e.type !== "application/json" || e.params.g !== aggregatedGroup) continue;
+      if (aggregatedGroup === undefined || e.type !== "application/json" || e.params.g !== aggregatedGroup)
+        continue;
       if (e.params.v === "v2") return "aggregated-v2";
       if (e.params.v === "v2beta1") return "aggregated-v2beta1";
       continue;
@@ -49,7 +53,10 @@ function chooseVariant(accept: string | undefined, aggregatedGroup: string | und
 }
 
 /** The routing stage's answer for non-resource requests under /api and /apis. */
-export function discoveryResponder(naming: Naming, cache: () => DiscoveryCache): (ctx: RequestContext) => boolean {
+export function discoveryResponder(
+  naming: Naming,
+  cache: () => DiscoveryCache,
+): (ctx: RequestContext) => boolean {
   return (ctx) => {
     const method = ctx.req.method;
     if (method !== "GET" && method !== "HEAD") return false;

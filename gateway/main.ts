@@ -8,6 +8,11 @@ import { naming as namingPreset } from "../backends/naming/index.ts";
 import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
 import { loadOptions, OptionError, type ServerOptions, usage } from "../config/options.ts";
 import { x509Authenticator } from "../plugins/authentication/index.ts";
+import {
+  ControllerClient,
+  NamespaceController,
+  ServiceAccountController,
+} from "../plugins/controllers/index.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { DiscoveryCache } from "./discovery/index.ts";
@@ -16,6 +21,7 @@ import { Codec } from "./handlers/codec.ts";
 import { closeAllWatches } from "./handlers/watch.ts";
 import { registerHealth } from "./health.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
+import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
 import { createServer } from "./server.ts";
 
 async function main(options: ServerOptions): Promise<void> {
@@ -63,6 +69,7 @@ async function main(options: ServerOptions): Promise<void> {
   });
 
   let shuttingDown = false;
+  const controllers: { synced: boolean }[] = [];
   const storageCheck = async () => {
     await storage.currentRevision();
   };
@@ -108,6 +115,12 @@ async function main(options: ServerOptions): Promise<void> {
       ["storage", storageCheck],
       ["cacher-sync", cacheCheck],
       [
+        "controllers",
+        () => {
+          if (!controllers.every((c) => c.synced)) throw new Error("controllers have not synced yet");
+        },
+      ],
+      [
         "shutdown",
         () => {
           if (shuttingDown) throw new Error("the server is shutting down");
@@ -116,6 +129,42 @@ async function main(options: ServerOptions): Promise<void> {
     ]),
   });
   await app.listen({ host: options.bindAddress, port: options.securePort });
+
+  // Controllers are API clients on loopback with identities of their own.
+  const ca = await loadAuthority(
+    await readFile(pki.paths.caCert, "utf8"),
+    await readFile(pki.paths.caKey, "utf8"),
+  );
+  const loopbackHost = host === "0.0.0.0" ? "127.0.0.1" : host === "[::]" ? "[::1]" : host;
+  const controllerClient = async (name: string) => {
+    const cert = await issueCertificate(ca, {
+      commonName: `system:controller:${name}`,
+      usage: "client",
+      validDays: 30,
+    });
+    return new ControllerClient({
+      server: `https://${loopbackHost}:${options.securePort}`,
+      caPem: ca.certPem,
+      certPem: cert.certPem,
+      keyPem: cert.keyPem,
+    });
+  };
+  const stopControllers = new AbortController();
+  const onControllerError = (err: unknown, context: string) => log.warn({ err, context }, "controller");
+  const namespaceController = new NamespaceController(
+    await controllerClient("namespace-controller"),
+    naming.productName,
+    onControllerError,
+  );
+  const serviceAccountController = new ServiceAccountController(
+    await controllerClient("serviceaccount-controller"),
+    onControllerError,
+  );
+  controllers.push(namespaceController, serviceAccountController);
+  const controllerRuns = [
+    namespaceController.run(stopControllers.signal),
+    serviceAccountController.run(stopControllers.signal),
+  ];
   log.info(
     { url: serverUrl, storage: storage.name },
     `serving; try: kubectl --kubeconfig ${pki.paths.adminKubeconfig} get --raw='/readyz?verbose'`,
@@ -126,6 +175,8 @@ async function main(options: ServerOptions): Promise<void> {
     shuttingDown = true;
     log.info({ signal, delayMs: options.shutdownDelayDuration }, "shutting down");
     await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayDuration));
+    stopControllers.abort();
+    await Promise.allSettled(controllerRuns);
     closeAllWatches();
     await app.close();
     await controlPlane.stop();

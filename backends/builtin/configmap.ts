@@ -1,15 +1,16 @@
 // ConfigMap (core/v1): string data and binary data under config keys, 1 MiB in all, frozen
 // once `immutable` is true.
+
+import { asObject, type JsonObject, jsonEqual, keyPath } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { ResourceIdentity } from "../registry/errors.ts";
 import { type FieldError, field } from "../registry/field-error.ts";
 import type { Strategy } from "../registry/strategy.ts";
+import { byteLength, isConfigMapKey } from "../validation/names.ts";
+import { OBJECT_META_FIELDS, validateMetadataFinalizerNames } from "../validation/object-meta.ts";
 import { decodedLength, readBytesMap, readStringMap } from "./decode.ts";
 import { ageColumn } from "./human-duration.ts";
-import { asObject, type JsonObject, jsonEqual, keyPath } from "./json.ts";
 import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
-import { byteLength, isConfigMapKey } from "./validation/names.ts";
-import { OBJECT_META_FIELDS, validateMetadataFinalizerNames } from "./validation/object-meta.ts";
 
 /** The most bytes a ConfigMap's or Secret's values may hold together. */
 export const MAX_DATA_SIZE = 1024 * 1024;

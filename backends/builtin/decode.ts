@@ -1,9 +1,10 @@
 // Reading the typed maps of ConfigMaps and Secrets the way upstream's decoder does: bytes values
 // must be standard base64 and are stored in canonical form; a wrong JSON type or bad base64 is a
 // 400 BadRequest naming the kind, as kube-apiserver answers before any validation runs.
+
+import { asObject, asString, type JsonObject, metadataOf } from "../common/json.ts";
 import { RegistryError, type ResourceIdentity } from "../registry/errors.ts";
-import { asObject, asString, type JsonObject, metadataOf } from "./json.ts";
-import { decodeBase64 } from "./validation/go-codec.ts";
+import { decodeBase64 } from "../validation/go-codec.ts";
 
 /** The BadRequest upstream sends when a body cannot be read into the kind's type. */
 export function decodeError(target: ResourceIdentity, object: JsonObject, detail: string): RegistryError {

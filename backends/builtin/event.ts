@@ -1,15 +1,16 @@
 // Event (core/v1). Requests through core/v1 get upstream's lenient legacy checks only: the
 // event's namespace must agree with the involved object's, and events that carry an eventTime
 // (new-style events) also need their reporting fields. Names are any path segment.
+
+import { asObject, asString, type JsonObject, metadataOf } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
 import { type FieldError, field } from "../registry/field-error.ts";
 import type { Strategy } from "../registry/strategy.ts";
+import { byteLength, isDNS1123Subdomain, isQualifiedName } from "../validation/names.ts";
+import { OBJECT_META_FIELDS } from "../validation/object-meta.ts";
 import { timestampAge } from "./human-duration.ts";
-import { asObject, asString, type JsonObject, metadataOf } from "./json.ts";
 import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
 import { OBJECT_REFERENCE_FIELDS } from "./serviceaccount.ts";
-import { byteLength, isDNS1123Subdomain, isQualifiedName } from "./validation/names.ts";
-import { OBJECT_META_FIELDS } from "./validation/object-meta.ts";
 
 const REPORTING_INSTANCE_LENGTH_LIMIT = 128;
 const ACTION_LENGTH_LIMIT = 128;

@@ -7,8 +7,8 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { naming } from "../naming/naming.ts";
 import type { KnownFields } from "../registry/strategy.ts";
+import { OBJECT_META_FIELDS } from "../validation/object-meta.ts";
 import { builtinKinds } from "./index.ts";
-import { OBJECT_META_FIELDS } from "./validation/object-meta.ts";
 
 const UPSTREAM = fileURLToPath(new URL("../../../shared/upstream/kubernetes-1.27/", import.meta.url));
 const CORE = `${UPSTREAM}api/core/v1/generated.proto`;

@@ -1,10 +1,7 @@
 // Namespace (core/v1, cluster-scoped). The server owns status and spec.finalizers: a create
 // starts Active with the product's own finalizer; updates of the main resource keep both, and
 // only the `status` and `finalize` subresources change them. A label mirrors the name.
-import type { Naming } from "../naming/naming.ts";
-import { type FieldError, field } from "../registry/field-error.ts";
-import type { Strategy } from "../registry/strategy.ts";
-import { ageColumn } from "./human-duration.ts";
+
 import {
   asArray,
   asObject,
@@ -15,14 +12,18 @@ import {
   indexPath,
   type JsonObject,
   metadataOf,
-} from "./json.ts";
-import { type BuiltinKind, CORE_V1, column } from "./kind.ts";
+} from "../common/json.ts";
+import type { Naming } from "../naming/naming.ts";
+import { type FieldError, field } from "../registry/field-error.ts";
+import type { Strategy } from "../registry/strategy.ts";
 import {
   OBJECT_META_FIELDS,
   validateFinalizerName,
   validateMetadataFinalizerNames,
   validateStandardFinalizerName,
-} from "./validation/object-meta.ts";
+} from "../validation/object-meta.ts";
+import { ageColumn } from "./human-duration.ts";
+import { type BuiltinKind, CORE_V1, column } from "./kind.ts";
 
 export const NAMESPACE_ACTIVE = "Active";
 export const NAMESPACE_TERMINATING = "Terminating";
@@ -52,6 +53,17 @@ export function namespaceKind(naming: Naming): BuiltinKind {
   };
 
   const strategy: Strategy = {
+    // A namespace is held by its own spec.finalizers (emptied by the namespace controller once
+    // the content is gone) as well as by metadata.finalizers.
+    pendingFinalizers(object) {
+      return [
+        ...asArray(asObject(object.spec)?.finalizers).map(asString),
+        ...asArray(metadataOf(object).finalizers).map(asString),
+      ];
+    },
+    prepareForDelete(object) {
+      object.status = { ...(asObject(object.status) ?? {}), phase: NAMESPACE_TERMINATING };
+    },
     prepareForCreate(object) {
       object.status = { phase: NAMESPACE_ACTIVE };
       const spec = ensureObject(object, "spec");

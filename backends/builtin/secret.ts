@@ -1,22 +1,31 @@
 // Secret (core/v1): base64 data under config keys, 1 MiB in all. `stringData` is a write-only
 // convenience merged into `data` (winning over it) and never stored. `type` defaults to Opaque,
 // never changes, and some types require certain keys.
+
+import {
+  asObject,
+  asString,
+  childPath,
+  ensureObject,
+  type JsonObject,
+  keyPath,
+  metadataOf,
+} from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { ResourceIdentity } from "../registry/errors.ts";
 import { type FieldError, field } from "../registry/field-error.ts";
 import type { Strategy } from "../registry/strategy.ts";
-import { IMMUTABLE_DETAIL, MAX_DATA_SIZE, sameMap } from "./configmap.ts";
-import { decodedLength, readBytesMap, readStringMap } from "./decode.ts";
-import { ageColumn } from "./human-duration.ts";
-import { asObject, asString, childPath, ensureObject, type JsonObject, keyPath, metadataOf } from "./json.ts";
-import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
-import { goJsonMapError } from "./validation/go-codec.ts";
-import { isConfigMapKey } from "./validation/names.ts";
+import { goJsonMapError } from "../validation/go-codec.ts";
+import { isConfigMapKey } from "../validation/names.ts";
 import {
   FIELD_IMMUTABLE,
   OBJECT_META_FIELDS,
   validateMetadataFinalizerNames,
-} from "./validation/object-meta.ts";
+} from "../validation/object-meta.ts";
+import { IMMUTABLE_DETAIL, MAX_DATA_SIZE, sameMap } from "./configmap.ts";
+import { decodedLength, readBytesMap, readStringMap } from "./decode.ts";
+import { ageColumn } from "./human-duration.ts";
+import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
 
 export const SECRET_TYPE_OPAQUE = "Opaque";
 const REDACTED = "<secret contents redacted>";

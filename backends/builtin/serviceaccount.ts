@@ -1,11 +1,12 @@
 // ServiceAccount (core/v1): an identity for processes in pods. References to token secrets keep
 // only the secret's name.
+
+import { asObject, asString, type JsonObject } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { Strategy } from "../registry/strategy.ts";
+import { OBJECT_META_FIELDS, validateMetadataFinalizerNames } from "../validation/object-meta.ts";
 import { ageColumn } from "./human-duration.ts";
-import { asObject, asString, type JsonObject } from "./json.ts";
 import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
-import { OBJECT_META_FIELDS, validateMetadataFinalizerNames } from "./validation/object-meta.ts";
 
 /** The fields of a reference to another object (core/v1 ObjectReference). */
 export const OBJECT_REFERENCE_FIELDS = {

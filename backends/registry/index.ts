@@ -1,6 +1,5 @@
 export * from "./errors.ts";
 export * from "./field-error.ts";
-export * from "./names.ts";
 export * from "./registry.ts";
 export * from "./strategy.ts";
 export * from "./unknown-fields.ts";

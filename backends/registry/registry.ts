@@ -14,13 +14,24 @@ import type {
 import { ConflictError, isStorageError, type Storage, type StoredValue } from "../contract/index.ts";
 import type { ResourceSchema } from "../schema/index.ts";
 import { namespacePrefix, objectKey } from "../schema/index.ts";
+import {
+  carryOverMetadata,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+} from "../validation/object-meta.ts";
 import { RegistryError, type ResourceIdentity } from "./errors.ts";
 import { type FieldError, field } from "./field-error.ts";
-import { validateObjectName } from "./names.ts";
 import type { JsonObject, Strategy } from "./strategy.ts";
 
 export interface WriteOptions {
   readonly dryRun?: boolean;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** Create the object when it is missing (PUT on kinds that allow it); default per kind. */
+  readonly createIfMissing?: boolean;
+  /** Write through a subresource's strategy (`status`, `finalize`). */
+  readonly subresource?: string;
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -85,12 +96,20 @@ export class Registry {
   readonly schema: ResourceSchema;
   readonly strategy: Strategy;
   readonly identity: ResourceIdentity;
+  readonly subresources: Readonly<Record<string, Strategy>>;
   readonly #storage: Storage;
   readonly #cacher: Cacher;
 
-  constructor(options: { schema: ResourceSchema; strategy: Strategy; storage: Storage; cacher: Cacher }) {
+  constructor(options: {
+    schema: ResourceSchema;
+    strategy: Strategy;
+    subresources?: Readonly<Record<string, Strategy>>;
+    storage: Storage;
+    cacher: Cacher;
+  }) {
     this.schema = options.schema;
     this.strategy = options.strategy;
+    this.subresources = options.subresources ?? {};
     this.#storage = options.storage;
     this.#cacher = options.cacher;
     this.identity = {
@@ -163,14 +182,8 @@ export class Registry {
 
   // ---- writes ----------------------------------------------------------------------------
 
-  #checkName(name: string): FieldError[] {
-    return validateObjectName(name, this.strategy.nameRule ?? "dns-subdomain").map((detail) =>
-      field.invalid("metadata.name", name, detail),
-    );
-  }
-
-  /** Prepare and validate a new object; fills name, uid, timestamps and generation. */
-  #prepareCreate(object: JsonObject, namespace: string | undefined, name?: string): Metadata {
+  /** Server-owned fields of a new object; the kind's preparation runs once the name is known. */
+  #prepareCreate(object: JsonObject, namespace: string | undefined): Metadata {
     const m = meta(object);
     if (this.schema.namespaced) {
       if (m.namespace && namespace && m.namespace !== namespace) {
@@ -191,10 +204,8 @@ export class Registry {
         "resourceVersion should not be set on objects to be created",
       );
     }
-    if (name !== undefined) m.name = name;
     delete m.deletionTimestamp;
     delete m.deletionGracePeriodSeconds;
-    this.strategy.prepareForCreate?.(object);
     for (const f of this.strategy.defaultFinalizers ?? []) {
       m.finalizers ??= [];
       if (!m.finalizers.includes(f)) m.finalizers.push(f);
@@ -206,12 +217,14 @@ export class Registry {
   }
 
   #validateCreate(object: JsonObject, m: Metadata): void {
-    const causes: FieldError[] = [];
-    if (!m.name) causes.push(field.required("metadata.name", "name or generateName is required"));
-    else causes.push(...this.#checkName(m.name));
-    if (this.schema.namespaced && !m.namespace) causes.push(field.required("metadata.namespace"));
-    causes.push(...(this.strategy.validate?.(object) ?? []));
-    if (causes.length > 0) throw this.#invalid(m.name ?? m.generateName ?? "", causes);
+    const causes: FieldError[] = [
+      ...validateObjectMeta(m, {
+        namespaced: this.schema.namespaced,
+        nameRule: this.strategy.nameRule ?? "dns-subdomain",
+      }),
+      ...(this.strategy.validate?.(object) ?? []),
+    ];
+    if (causes.length > 0) throw this.#invalid(m.name || m.generateName || "", causes);
   }
 
   async create(
@@ -227,6 +240,8 @@ export class Registry {
         for (let i = 0; i < 5; i++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
         m.name = `${(m.generateName as string).slice(0, 63 - 5)}${suffix}`;
       }
+      // Kind preparation is idempotent, so a retry with a new generated name may run it again.
+      this.strategy.prepareForCreate?.(body);
       this.#validateCreate(body, m);
       const name = m.name as string;
       if (options.dryRun) {
@@ -257,13 +272,17 @@ export class Registry {
     namespace: string | undefined,
     name: string,
     transform: Transform,
-    options: WriteOptions & { createIfMissing?: boolean } = {},
+    options: UpdateOptions = {},
   ): Promise<WriteResult> {
     const key = this.key(namespace, name);
+    const strategy = options.subresource ? this.subresources[options.subresource] : this.strategy;
+    if (!strategy)
+      throw this.#error("MethodNotSupported", name, `update of ${this.schema.plural}/${options.subresource}`);
     for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
       const current = await this.#storage.get(key);
       if (!current) {
-        if (!(options.createIfMissing ?? this.schema.allowCreateOnUpdate)) throw this.notFound(name);
+        if (options.subresource || !(options.createIfMissing ?? this.schema.allowCreateOnUpdate))
+          throw this.notFound(name);
         const object = await transform(undefined);
         this.#checkUrlName(object, name);
         const m = meta(object);
@@ -296,19 +315,19 @@ export class Registry {
         );
       }
       this.#carryOver(object, old);
-      this.strategy.prepareForUpdate?.(object, old);
-      if (this.strategy.tracksGeneration) {
+      strategy.prepareForUpdate?.(object, old);
+      if (strategy.tracksGeneration) {
         m.generation = (om.generation ?? 1) + (specOf(object) !== specOf(old) ? 1 : 0);
       }
       const causes = [
-        ...this.#checkName(name),
-        ...(this.strategy.validate?.(object) ?? []),
-        ...(this.strategy.validateUpdate?.(object, old) ?? []),
+        ...validateObjectMetaUpdate(m, om, { requireResourceVersion: false }),
+        ...(options.subresource ? [] : (strategy.validate?.(object) ?? [])),
+        ...(strategy.validateUpdate?.(object, old) ?? []),
       ];
       if (causes.length > 0) throw this.#invalid(name, causes);
 
       // The last finalizer of an object being deleted is gone: remove it for good.
-      if (om.deletionTimestamp && (m.finalizers ?? []).length === 0) {
+      if (om.deletionTimestamp && this.#pending(object).length === 0) {
         if (options.dryRun) return { object, created: false };
         try {
           const removed = await this.#storage.delete(key, current.modRevision);
@@ -354,20 +373,17 @@ export class Registry {
   #carryOver(object: JsonObject, old: JsonObject): void {
     const m = meta(object);
     const om = meta(old);
-    m.uid = om.uid;
-    m.creationTimestamp = om.creationTimestamp;
-    if (this.schema.namespaced) m.namespace = om.namespace;
-    else delete m.namespace;
-    if (om.deletionTimestamp) {
-      m.deletionTimestamp = om.deletionTimestamp;
-      if (om.deletionGracePeriodSeconds !== undefined)
-        m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
-    } else {
+    carryOverMetadata(m, om);
+    m.namespace = om.namespace;
+    if (!this.schema.namespaced) delete m.namespace;
+    if (!om.deletionTimestamp) {
       delete m.deletionTimestamp;
       delete m.deletionGracePeriodSeconds;
     }
-    if (om.generation !== undefined) m.generation = om.generation;
-    else delete m.generation;
+  }
+
+  #pending(object: JsonObject): readonly string[] {
+    return this.strategy.pendingFinalizers?.(object) ?? meta(object).finalizers ?? [];
   }
 
   async delete(
@@ -396,11 +412,12 @@ export class Registry {
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${m.resourceVersion}`,
         );
       }
-      if ((m.finalizers ?? []).length > 0) {
+      if (this.#pending(object).length > 0) {
         // Finalizers hold the object: mark it as being deleted and let them run.
         if (m.deletionTimestamp) return { object, removed: false };
         m.deletionTimestamp = now();
         m.deletionGracePeriodSeconds = 0;
+        this.strategy.prepareForDelete?.(object);
         if (options.dryRun) return { object, removed: false };
         try {
           const kv = await this.#storage.update(key, this.#encode(object), current.modRevision);

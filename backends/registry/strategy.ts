@@ -17,8 +17,15 @@ export interface Strategy {
   readonly returnDeletedObject?: boolean;
   /** How names are checked: DNS subdomain (most kinds), DNS label, or any path segment. */
   readonly nameRule?: "dns-subdomain" | "dns-label" | "path-segment";
-  /** Finalizers the server adds on create (a Namespace's own). */
+  /** Finalizers the server adds on create. */
   readonly defaultFinalizers?: readonly string[];
+  /**
+   * What still holds a deleted object (default: `metadata.finalizers`); a Namespace adds its
+   * `spec.finalizers`. The object is removed once this is empty.
+   */
+  pendingFinalizers?(object: JsonObject): readonly string[];
+  /** Changes made when deletion starts (a Namespace turns Terminating). */
+  prepareForDelete?(object: JsonObject): void;
   /**
    * The fields a body may carry, as a tree (`true` = any value below). Unknown fields are dropped,
    * warned about or refused per `fieldValidation`. Absent: every field is known.

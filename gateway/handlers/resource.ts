@@ -100,9 +100,16 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
   const served = env.resources.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!served) throw errors.pageNotFound();
   const { schema, registry } = served;
-  if (info.subresource) {
-    // Subresources arrive with the kinds that need them.
-    throw errors.pageNotFound();
+  const subresource = info.subresource || undefined;
+  if (subresource) {
+    if (!schema.subresources.includes(subresource) || !registry.subresources[subresource])
+      throw errors.pageNotFound();
+    if (info.verb !== "get" && info.verb !== "update" && info.verb !== "patch") {
+      throw errors.methodNotSupported(
+        { group: schema.group, resource: `${schema.plural}/${subresource}` },
+        info.verb,
+      );
+    }
   }
   if (schema.namespaced === false && info.namespace && info.resource !== "namespaces")
     throw errors.pageNotFound();
@@ -172,6 +179,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       const choice = codec.output(ctx, served, { list: false, stream: false });
       const { object, created } = await registry.update(ns, info.name, () => structuredClone(body), {
         dryRun: dryRun(ctx),
+        ...(subresource ? { subresource } : {}),
       });
       codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
       return;
@@ -189,7 +197,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           if (!current) throw registry.notFound(info.name);
           return codec.applyPatch(type, current, patch, served, info.apiVersion);
         },
-        { dryRun: dryRun(ctx), createIfMissing: false },
+        { dryRun: dryRun(ctx), createIfMissing: false, ...(subresource ? { subresource } : {}) },
       );
       codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
       return;

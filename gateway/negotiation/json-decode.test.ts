@@ -16,7 +16,7 @@ const POD = {
   spec: {
     containers: [
       { name: "web", image: "nginx:1.25", ports: [{ containerPort: 80 }], args: ["--a=b", "c:d"] },
-      { name: "sidecar", image: "busybox", command: ["sh", "-c", "echo \"{\\\"x\\\":1}\""] },
+      { name: "sidecar", image: "busybox", command: ["sh", "-c", 'echo "{\\"x\\":1}"'] },
     ],
     nodeSelector: {},
     tolerations: [],
@@ -28,7 +28,7 @@ describe("decodeJson: values", () => {
   const texts: [string, string][] = [
     ["compact object", JSON.stringify(POD)],
     ["indented object", JSON.stringify(POD, null, 2)],
-    ["top-level array", "[1, {\"a\": [true, false, null]}, \"x\"]"],
+    ["top-level array", '[1, {"a": [true, false, null]}, "x"]'],
     ["string", '"x"'],
     ["number", "  42 "],
     ["null", "null"],
@@ -114,12 +114,26 @@ describe("decodeJson: syntax errors", () => {
     ["only spaces", "   ", "unexpected end of JSON input", 3, 1, 4],
     ["unterminated object", '{"a":1', "unexpected end of JSON input", 6, 1, 7],
     ["unterminated string", '{"a":"x', "unexpected end of JSON input", 7, 1, 8],
-    ["trailing comma in object", '{"a":1,}', "invalid character '}' looking for beginning of object key string", 7, 1, 8],
+    [
+      "trailing comma in object",
+      '{"a":1,}',
+      "invalid character '}' looking for beginning of object key string",
+      7,
+      1,
+      8,
+    ],
     ["trailing comma in array", "[1,]", "invalid character ']' looking for beginning of value", 3, 1, 4],
     ["missing colon", '{"a" 1}', "invalid character '1' after object key", 5, 1, 6],
     ["missing comma", '{"a":1 "b":2}', "invalid character '\"' after object key:value pair", 7, 1, 8],
     ["missing comma in array", "[1 2]", "invalid character '2' after array element", 3, 1, 4],
-    ["single quotes", "{'a':1}", "invalid character '\\'' looking for beginning of object key string", 1, 1, 2],
+    [
+      "single quotes",
+      "{'a':1}",
+      "invalid character '\\'' looking for beginning of object key string",
+      1,
+      1,
+      2,
+    ],
     ["unquoted key", "{a:1}", "invalid character 'a' looking for beginning of object key string", 1, 1, 2],
     ["bad literal", '{"a":tru}', "invalid character '}' in literal true (expecting 'e')", 8, 1, 9],
     ["bad null", "nul", "unexpected end of JSON input", 3, 1, 4],
@@ -129,15 +143,36 @@ describe("decodeJson: syntax errors", () => {
     ["bare point", "[1.]", "invalid character ']' after decimal point in numeric literal", 3, 1, 4],
     ["bare exponent", "[1e+]", "invalid character ']' in exponent of numeric literal", 4, 1, 5],
     ["bad escape", '["\\x"]', "invalid character 'x' in string escape code", 3, 1, 4],
-    ["bad unicode escape", '["\\u12G4"]', "invalid character 'G' in \\u hexadecimal character escape", 6, 1, 7],
+    [
+      "bad unicode escape",
+      '["\\u12G4"]',
+      "invalid character 'G' in \\u hexadecimal character escape",
+      6,
+      1,
+      7,
+    ],
     ["control character in string", '["a\tb"]', "invalid character '\\t' in string literal", 3, 1, 4],
     ["newline in string", '{\n"a":"x\ny"}', "invalid character '\\n' in string literal", 8, 2, 7],
     ["after top-level value", '{"a":1} x', "invalid character 'x' after top-level value", 8, 1, 9],
     ["two documents", "{}{}", "invalid character '{' after top-level value", 2, 1, 3],
     ["NaN", "[NaN]", "invalid character 'N' looking for beginning of value", 1, 1, 2],
-    ["non-ASCII named by its first UTF-8 byte", '{"é":1,é}', "invalid character 'Ã' looking for beginning of object key string", 7, 1, 8],
-    ["byte order mark", '\ufeff{}', "invalid character 'ï' looking for beginning of value", 0, 1, 1],
-    ["on a later line", '{\n  "a": 1,\n  "b": ?\n}', "invalid character '?' looking for beginning of value", 19, 3, 8],
+    [
+      "non-ASCII named by its first UTF-8 byte",
+      '{"é":1,é}',
+      "invalid character 'Ã' looking for beginning of object key string",
+      7,
+      1,
+      8,
+    ],
+    ["byte order mark", "\ufeff{}", "invalid character 'ï' looking for beginning of value", 0, 1, 1],
+    [
+      "on a later line",
+      '{\n  "a": 1,\n  "b": ?\n}',
+      "invalid character '?' looking for beginning of value",
+      19,
+      3,
+      8,
+    ],
   ];
   for (const [name, text, message, offset, line, column] of cases) {
     it(name, () => {
@@ -162,7 +197,9 @@ describe("decodeJson: syntax errors", () => {
     assert.throws(
       () => decodeJson(deep),
       (err: unknown) =>
-        err instanceof JsonSyntaxError && err.message === "invalid character '[' exceeded max depth" && err.offset === 10000,
+        err instanceof JsonSyntaxError &&
+        err.message === "invalid character '[' exceeded max depth" &&
+        err.offset === 10000,
     );
     const deepObjects = `${'{"a":'.repeat(10001)}1${"}".repeat(10001)}`;
     assert.throws(() => decodeJson(deepObjects), /exceeded max depth/);

@@ -48,14 +48,14 @@ export function decodeJson(text: string): JsonDecoded {
   try {
     value = JSON.parse(text);
   } catch {
-    scan(text); // throws with upstream wording and position
+    scan(text, false); // throws with upstream wording and position
     throw new JsonSyntaxError("invalid JSON", text, 0); // unreachable unless the two disagree
   }
   if (typeof value !== "object" || value === null) return { value, duplicates: [] };
   const counted = countSeparators(text);
-  if (counted.depth > MAX_DEPTH) return { value, duplicates: scan(text) };
+  if (counted.depth > MAX_DEPTH) return { value, duplicates: scan(text, false) };
   if (counted.keys === 0 || counted.keys === countKeys(value)) return { value, duplicates: [] };
-  return { value, duplicates: scan(text) };
+  return { value, duplicates: scan(text, true) };
 }
 
 /** Upstream's strict-decoding text for a duplicate: `duplicate field "metadata.labels.a"`. */
@@ -76,15 +76,7 @@ function countSeparators(text: string): { keys: number; depth: number } {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      let end = text.indexOf('"', i + 1);
-      // A quote preceded by an odd number of backslashes is escaped.
-      while (text.charCodeAt(end - 1) === 92) {
-        let b = end - 1;
-        while (text.charCodeAt(b - 1) === 92) b--;
-        if ((end - b) % 2 === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
-      i = end + 1;
+      i = endOfValidString(text, i);
       continue;
     }
     if (c === 58) keys++;
@@ -94,6 +86,19 @@ function countSeparators(text: string): { keys: number; depth: number } {
     i++;
   }
   return { keys, depth: maxDepth };
+}
+
+/** The index after the closing quote of the valid JSON string opening at `start`. */
+function endOfValidString(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  // A quote preceded by an odd number of backslashes is escaped.
+  while (text.charCodeAt(end - 1) === 92) {
+    let b = end - 1;
+    while (text.charCodeAt(b - 1) === 92) b--;
+    if ((end - b) % 2 === 0) break;
+    end = text.indexOf('"', end + 1);
+  }
+  return end + 1;
 }
 
 /** Distinct keys in all objects of a parsed value; iterative, the nesting may be deep. */
@@ -145,8 +150,11 @@ function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
 
-/** Validate `text` and return duplicate key paths; throws JsonSyntaxError on the first error. */
-function scan(text: string): string[] {
+/**
+ * Validate `text` and return duplicate key paths; throws JsonSyntaxError on the first error.
+ * `valid`: the text is known to be valid JSON, so strings are skipped without checking them.
+ */
+function scan(text: string, valid: boolean): string[] {
   const n = text.length;
   const stack: Frame[] = [];
   const path: string[] = []; // one segment per open container that is inside another
@@ -169,6 +177,7 @@ function scan(text: string): string[] {
   };
   /** Scan a string starting at its opening quote; returns the index after the closing quote. */
   const scanString = (): number => {
+    if (valid) return endOfValidString(text, pos);
     let i = pos + 1;
     for (;;) {
       if (i >= n) fail("", n);

@@ -19,7 +19,8 @@ const cluster = naming("cluster");
 // Headers captured from the clients.
 const KUBECTL_GET =
   "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
-const KUBECTL_DISCOVERY_127 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+const KUBECTL_DISCOVERY_127 =
+  "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 const KUBECTL_DISCOVERY_133 =
   "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 const CLIENT_GO_DEFAULT = "application/json, */*";
@@ -69,7 +70,12 @@ describe("negotiateOutput", () => {
     ["empty Accept", "", {}, JSON_OUT],
     ["client-go default", CLIENT_GO_DEFAULT, {}, JSON_OUT],
     ["client-go protobuf", CLIENT_GO_PROTOBUF, {}, PROTOBUF_OUT],
-    ["client-go protobuf on a resource without protobuf: the */* clause", CLIENT_GO_PROTOBUF, { protobufSupported: false }, JSON_OUT],
+    [
+      "client-go protobuf on a resource without protobuf: the */* clause",
+      CLIENT_GO_PROTOBUF,
+      { protobufSupported: false },
+      JSON_OUT,
+    ],
     ["kubectl 1.27 discovery: the apidiscovery conversion is not ours", KUBECTL_DISCOVERY_127, {}, JSON_OUT],
     ["kubectl 1.33 discovery", KUBECTL_DISCOVERY_133, {}, JSON_OUT],
     ["*/*", "*/*", {}, JSON_OUT],
@@ -80,7 +86,12 @@ describe("negotiateOutput", () => {
     ["yaml with charset", "application/yaml;charset=UTF-8", {}, YAML_OUT],
     ["higher q first", "application/json;q=0.1, application/yaml;q=0.9", {}, YAML_OUT],
     ["equal q keeps header order", "application/yaml, application/json", {}, YAML_OUT],
-    ["concrete type before */* even with lower q (upstream ordering)", "*/*, application/yaml;q=0.5", {}, YAML_OUT],
+    [
+      "concrete type before */* even with lower q (upstream ordering)",
+      "*/*, application/yaml;q=0.5",
+      {},
+      YAML_OUT,
+    ],
     ["q=0 is still acceptable", "application/yaml;q=0", {}, YAML_OUT],
     ["unparsable q counts as 0", "application/yaml;q=abc, application/json;q=0.001", {}, JSON_OUT],
     ["malformed clauses skipped", "application, a/b/c, application/yaml", {}, YAML_OUT],
@@ -91,10 +102,20 @@ describe("negotiateOutput", () => {
     ["sv=v2 unusable", "application/yaml;sv=v2, application/json", {}, JSON_OUT],
     ["pretty=1 parameter", "application/json;pretty=1", {}, { ...JSON_OUT, pretty: true }],
     ["pretty query", "application/json", { pretty: "true" }, { ...JSON_OUT, pretty: true }],
-    ["pretty query false beats curl", "application/json", { pretty: "false", userAgent: "curl/8.0" }, JSON_OUT],
+    [
+      "pretty query false beats curl",
+      "application/json",
+      { pretty: "false", userAgent: "curl/8.0" },
+      JSON_OUT,
+    ],
     ["curl gets pretty JSON", "*/*", { userAgent: "curl/8.0" }, { ...JSON_OUT, pretty: true }],
     ["no pretty YAML", "application/yaml", { pretty: "true" }, YAML_OUT],
-    ["kubectl user agent is not pretty", "application/json", { userAgent: "kubectl/v1.27.16 (linux/amd64)" }, JSON_OUT],
+    [
+      "kubectl user agent is not pretty",
+      "application/json",
+      { userAgent: "kubectl/v1.27.16 (linux/amd64)" },
+      JSON_OUT,
+    ],
     [
       "Table v1beta1",
       "application/json;as=Table;v=v1beta1;g=meta.k8s.io",
@@ -115,10 +136,25 @@ describe("negotiateOutput", () => {
       JSON_OUT,
     ],
     ["Table without g", "application/json;as=Table;v=v1,application/yaml", {}, YAML_OUT],
-    ["Table in an unknown version", "application/json;as=Table;v=v2;g=meta.k8s.io,application/yaml", {}, YAML_OUT],
+    [
+      "Table in an unknown version",
+      "application/json;as=Table;v=v2;g=meta.k8s.io,application/yaml",
+      {},
+      YAML_OUT,
+    ],
     ["g and v without as", "application/json;v=v1;g=meta.k8s.io,application/yaml", {}, YAML_OUT],
-    ["unknown conversion kind", "application/json;as=Status;v=v1;g=meta.k8s.io,application/yaml", {}, YAML_OUT],
-    ["includeObject=Object", KUBECTL_GET, { includeObject: "Object" }, { ...TABLE_V1, includeObject: "Object" }],
+    [
+      "unknown conversion kind",
+      "application/json;as=Status;v=v1;g=meta.k8s.io,application/yaml",
+      {},
+      YAML_OUT,
+    ],
+    [
+      "includeObject=Object",
+      KUBECTL_GET,
+      { includeObject: "Object" },
+      { ...TABLE_V1, includeObject: "Object" },
+    ],
     ["includeObject=None", KUBECTL_GET, { includeObject: "None" }, { ...TABLE_V1, includeObject: "None" }],
     ["includeObject empty is Metadata", KUBECTL_GET, { includeObject: "" }, TABLE_V1],
     ["includeObject not checked without Table", "application/json", { includeObject: "bogus" }, JSON_OUT],
@@ -126,7 +162,12 @@ describe("negotiateOutput", () => {
       "metadata client list, protobuf",
       METADATA_CLIENT_LIST,
       {},
-      { kind: "partial-metadata-list", encoding: "protobuf", contentType: "application/vnd.kubernetes.protobuf", metaVersion: "v1" },
+      {
+        kind: "partial-metadata-list",
+        encoding: "protobuf",
+        contentType: "application/vnd.kubernetes.protobuf",
+        metaVersion: "v1",
+      },
     ],
     [
       "metadata client list on a resource without protobuf",
@@ -138,7 +179,12 @@ describe("negotiateOutput", () => {
       "custom resources: metadata in protobuf although the kind is not",
       METADATA_CLIENT_LIST,
       { protobufSupported: false, protobufMetaSupported: true },
-      { kind: "partial-metadata-list", encoding: "protobuf", contentType: "application/vnd.kubernetes.protobuf", metaVersion: "v1" },
+      {
+        kind: "partial-metadata-list",
+        encoding: "protobuf",
+        contentType: "application/vnd.kubernetes.protobuf",
+        metaVersion: "v1",
+      },
     ],
     [
       "PartialObjectMetadata v1beta1",
@@ -160,14 +206,25 @@ describe("negotiateOutput", () => {
   const refused: [string, string, Partial<NegotiateOutputOptions>][] = [
     ["text/html", "text/html", {}],
     ["types are case-sensitive", "Application/JSON", {}],
-    ["protobuf only, resource without protobuf", "application/vnd.kubernetes.protobuf", { protobufSupported: false }],
-    ["Table only, resource without Table", "application/json;as=Table;v=v1;g=meta.k8s.io", { tableSupported: false }],
+    [
+      "protobuf only, resource without protobuf",
+      "application/vnd.kubernetes.protobuf",
+      { protobufSupported: false },
+    ],
+    [
+      "Table only, resource without Table",
+      "application/json;as=Table;v=v1;g=meta.k8s.io",
+      { tableSupported: false },
+    ],
     ["the other preset's protobuf type", "application/vnd.cluster.protobuf", {}],
     ["a subtype wildcard of another type", "text/*", {}],
   ];
   for (const [name, accept, options] of refused) {
     it(`406: ${name}`, () => {
-      assert.throws(() => negotiateOutput(accept, { ...base, ...options }), notAcceptable(NOT_ACCEPTABLE_K8S));
+      assert.throws(
+        () => negotiateOutput(accept, { ...base, ...options }),
+        notAcceptable(NOT_ACCEPTABLE_K8S),
+      );
     });
   }
 
@@ -237,14 +294,23 @@ describe("negotiateOutput", () => {
         "PartialObjectMetadata",
         "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
         {},
-        { kind: "partial-metadata", encoding: "json", contentType: "application/json", metaVersion: "v1", stream: true },
+        {
+          kind: "partial-metadata",
+          encoding: "json",
+          contentType: "application/json",
+          metaVersion: "v1",
+          stream: true,
+        },
       ],
     ];
     for (const [name, accept, options, expected] of cases) {
       it(name, () => assert.deepEqual(negotiateOutput(accept, { ...watch, ...options }), expected));
     }
     it("YAML cannot stream: 406 listing the streaming types", () => {
-      assert.throws(() => negotiateOutput("application/yaml", watch), notAcceptable(NOT_ACCEPTABLE_STREAM_K8S));
+      assert.throws(
+        () => negotiateOutput("application/yaml", watch),
+        notAcceptable(NOT_ACCEPTABLE_STREAM_K8S),
+      );
     });
     it("the first usable clause decides, even if a later one could stream", () => {
       assert.throws(
@@ -318,14 +384,15 @@ describe("negotiateInput", () => {
     ["", "application/json"],
     ["application/json", "application/json"],
     ["application/json; charset=utf-8", "application/json"],
-    ["application/json;charset=\"utf-8\"", "application/json"],
+    ['application/json;charset="utf-8"', "application/json"],
     ["Application/JSON", "application/json"],
     [" application/yaml ", "application/yaml"],
     ["application/json;", "application/json"],
     ["application/vnd.kubernetes.protobuf", "application/vnd.kubernetes.protobuf"],
   ];
   for (const [contentType, expected] of accepted) {
-    it(`body ${JSON.stringify(contentType)}`, () => assert.equal(negotiateInput(contentType, BODY), expected));
+    it(`body ${JSON.stringify(contentType)}`, () =>
+      assert.equal(negotiateInput(contentType, BODY), expected));
   }
   const refused = [
     "text/plain",
@@ -363,9 +430,16 @@ describe("negotiateInput", () => {
     ["application/strategic-merge-patch+json", "application/strategic-merge-patch+json"],
   ];
   for (const [contentType, expected] of patchAccepted) {
-    it(`patch ${contentType}`, () => assert.equal(negotiateInput(contentType, PATCH, { mode: "patch" }), expected));
+    it(`patch ${contentType}`, () =>
+      assert.equal(negotiateInput(contentType, PATCH, { mode: "patch" }), expected));
   }
-  for (const contentType of [undefined, "", "Application/merge-patch+json", "application/json", " application/merge-patch+json"]) {
+  for (const contentType of [
+    undefined,
+    "",
+    "Application/merge-patch+json",
+    "application/json",
+    " application/merge-patch+json",
+  ]) {
     it(`415 for patch ${JSON.stringify(contentType)}`, () => {
       assert.throws(
         () => negotiateInput(contentType, PATCH, { mode: "patch" }),

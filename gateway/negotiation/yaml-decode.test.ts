@@ -45,7 +45,9 @@ describe("decodeYaml: values", () => {
         annotations: { note: "a: b" },
       },
       spec: {
-        containers: [{ name: "web", image: "nginx:1.25", ports: [{ containerPort: 80 }], args: ["--a=b", "c:d"] }],
+        containers: [
+          { name: "web", image: "nginx:1.25", ports: [{ containerPort: 80 }], args: ["--a=b", "c:d"] },
+        ],
         nodeSelector: {},
         tolerations: [],
       },
@@ -124,9 +126,21 @@ describe("decodeYaml: duplicates", () => {
       { a: 3 },
       '  line 2: key "a" already set in map\n  line 3: key "a" already set in map',
     ],
-    ["numeric keys as the value has them", "1: a\n1.0: b\n", ["1"], { "1": "b" }, '  line 2: key "1" already set in map'],
+    [
+      "numeric keys as the value has them",
+      "1: a\n1.0: b\n",
+      ["1"],
+      { "1": "b" },
+      '  line 2: key "1" already set in map',
+    ],
     ["null keys", "~: a\nnull: b\n", ["null"], { null: "b" }, '  line 2: key "null" already set in map'],
-    ["alias as key", "x: &k foo\n*k : 1\nfoo: 2\n", ["foo"], { x: "foo", foo: 2 }, '  line 3: key "foo" already set in map'],
+    [
+      "alias as key",
+      "x: &k foo\n*k : 1\nfoo: 2\n",
+      ["foo"],
+      { x: "foo", foo: 2 },
+      '  line 3: key "foo" already set in map',
+    ],
     ["top-level sequence", "- a: 1\n  a: 2\n", ["[0].a"], [{ a: 2 }], '  line 2: key "a" already set in map'],
   ];
   for (const [name, text, duplicates, value, lines] of cases) {
@@ -134,7 +148,10 @@ describe("decodeYaml: duplicates", () => {
       const decoded = decodeYaml(text);
       assert.deepEqual(decoded.duplicates, duplicates);
       assert.deepEqual(decoded.value, value);
-      assert.equal(decoded.duplicatesMessage, `error converting YAML to JSON: yaml: unmarshal errors:\n${lines}`);
+      assert.equal(
+        decoded.duplicatesMessage,
+        `error converting YAML to JSON: yaml: unmarshal errors:\n${lines}`,
+      );
     });
   }
 });
@@ -169,7 +186,9 @@ describe("decodeYaml: refused", () => {
   it("excessive aliasing", () => {
     let text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
     for (let i = 1; i < 8; i++) {
-      text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]\n`;
+      text += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(", ")}]\n`;
     }
     assert.throws(() => decodeYaml(text), /excessive aliasing/);
   });

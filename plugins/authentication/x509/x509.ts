@@ -9,7 +9,10 @@ export function x509Authenticator(): Authenticator {
       const cert = socket.getPeerCertificate?.();
       if (!cert || Object.keys(cert).length === 0) return { kind: "none" };
       if (!socket.authorized) {
-        return { kind: "rejected", reason: `client certificate not accepted: ${String(socket.authorizationError)}` };
+        return {
+          kind: "rejected",
+          reason: `client certificate not accepted: ${String(socket.authorizationError)}`,
+        };
       }
       const subject = cert.subject as unknown as Record<string, string | string[] | undefined>;
       const cn = subject.CN;

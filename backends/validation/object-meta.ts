@@ -1,10 +1,19 @@
 // Checks of an object's metadata with upstream's field paths and detail texts, and the tree of
 // ObjectMeta's JSON fields. `validateObjectMeta`/`validateObjectMetaUpdate` are the generic
 // checks every kind gets; the built-in strategies add only what their kinds add on top.
-import type { Naming } from "../../naming/naming.ts";
-import { type FieldError, field } from "../../registry/field-error.ts";
-import type { KnownFields } from "../../registry/strategy.ts";
-import { asArray, asObject, asString, childPath, indexPath, type JsonObject, jsonEqual } from "../json.ts";
+
+import {
+  asArray,
+  asObject,
+  asString,
+  childPath,
+  indexPath,
+  type JsonObject,
+  jsonEqual,
+} from "../common/json.ts";
+import type { Naming } from "../naming/naming.ts";
+import { type FieldError, field } from "../registry/field-error.ts";
+import type { KnownFields } from "../registry/strategy.ts";
 import {
   byteLength,
   isAnnotationsSizeValid,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { naming } from "../../naming/naming.ts";
-import { type FieldError, formatFieldError } from "../../registry/field-error.ts";
+import { naming } from "../naming/naming.ts";
+import { type FieldError, formatFieldError } from "../registry/field-error.ts";
 import {
   carryOverMetadata,
   validateAnnotations,

@@ -1,0 +1,86 @@
+// Namespaces end to end: the default ServiceAccount appears, deletion empties the namespace,
+// a terminating namespace refuses new content, and the namespace goes once nothing holds it.
+import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
+import { after, before, it } from "node:test";
+import { ApiClient } from "./support/api-client.ts";
+import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
+
+let gw: GatewayProcess;
+let api: ApiClient;
+
+before(async () => {
+  gw = await startGateway();
+  api = new ApiClient(gw.kubeconfig);
+});
+after(async () => {
+  await api?.close();
+  await gw?.stop();
+  if (gw) await rm(gw.dataDir, { recursive: true, force: true });
+});
+
+const status = async (path: string) => (await api.call("GET", path)).status;
+
+it("keeps a default ServiceAccount in every active namespace", async () => {
+  assert.equal(
+    (await api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-a" } } })).status,
+    201,
+  );
+  await eventually(
+    async () => (await status("/api/v1/namespaces/team-a/serviceaccounts/default")) === 200,
+    10_000,
+    "default SA",
+  );
+  assert.equal((await api.call("DELETE", "/api/v1/namespaces/team-a/serviceaccounts/default")).status, 200);
+  await eventually(
+    async () => (await status("/api/v1/namespaces/team-a/serviceaccounts/default")) === 200,
+    10_000,
+    "default SA again",
+  );
+});
+
+it("empties a deleted namespace, refuses new content while it terminates, then removes it", async () => {
+  await api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-b" } } });
+  const cms = "/api/v1/namespaces/team-b/configmaps";
+  assert.equal(
+    (await api.call("POST", cms, { body: { metadata: { name: "plain" }, data: { a: "1" } } })).status,
+    201,
+  );
+  assert.equal(
+    (
+      await api.call("POST", cms, {
+        body: { metadata: { name: "held", finalizers: ["example.com/hold"] }, data: {} },
+      })
+    ).status,
+    201,
+  );
+  const del = await api.call("DELETE", "/api/v1/namespaces/team-b");
+  assert.equal(del.status, 202, "deletion waits for finalization");
+  assert.equal(del.body.status.phase, "Terminating");
+  await eventually(async () => (await status(`${cms}/plain`)) === 404, 10_000, "content deleted");
+  const refused = await api.call("POST", cms, { body: { metadata: { name: "late" }, data: {} } });
+  assert.equal(refused.status, 403);
+  assert.match(
+    refused.body.message,
+    /unable to create new content in namespace team-b because it is being terminated/,
+  );
+  const held = await api.call("GET", `${cms}/held`);
+  assert.ok(held.body.metadata.deletionTimestamp, "the held object is being deleted");
+  assert.equal(await status("/api/v1/namespaces/team-b"), 200, "the namespace waits for the held object");
+  const release = await api.call("PATCH", `${cms}/held`, {
+    body: { metadata: { finalizers: null } },
+    contentType: "application/merge-patch+json",
+  });
+  assert.equal(release.status, 200);
+  await eventually(
+    async () => (await status("/api/v1/namespaces/team-b")) === 404,
+    10_000,
+    "namespace removed",
+  );
+  assert.equal(
+    (await api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-b" } } })).status,
+    201,
+    "name reusable",
+  );
+});
