@@ -1,20 +1,30 @@
-// Reading request bodies and writing responses for the resource handlers: media types,
-// fieldValidation, patches, lists built from the cache's pre-encoded objects, watch frames.
+// Reading request bodies and writing responses for the resource handlers: negotiation (JSON,
+// YAML, Table, PartialObjectMetadata), fieldValidation, patches, lists built from the cache's
+// pre-encoded objects, and watch frames.
 import type { CacheListResult, WatchDelivery } from "../../backends/cacher/index.ts";
 import type { Naming } from "../../backends/naming/index.ts";
 import { type JsonObject, pruneUnknownFields } from "../../backends/registry/index.ts";
 import { storageVersion } from "../../backends/schema/index.ts";
+import {
+  decodeJson,
+  decodeYaml,
+  duplicateFieldMessage,
+  encodeObject,
+  encodeWatchFrame,
+  JsonSyntaxError,
+  negotiateInput,
+  negotiateOutput,
+  type OutputChoice,
+  transformResult,
+  YamlSyntaxError,
+} from "../negotiation/index.ts";
 import { applyJsonPatch, JsonPatchError } from "../patch/json-patch.ts";
 import { applyMergePatch } from "../patch/merge-patch.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { errors, type Status } from "../request/api-error.ts";
 import type { ServedResource } from "../routing/resources.ts";
 
-export interface OutputChoice {
-  readonly kind: "json";
-  readonly contentType: string;
-  readonly pretty: boolean;
-}
+export type { OutputChoice };
 
 export interface DeleteOptionsBody {
   readonly preconditions?: { uid?: string; resourceVersion?: string };
@@ -29,23 +39,12 @@ export function queryFlag(url: URL, name: string): boolean {
 }
 
 const JSON_TYPE = "application/json";
+const YAML_TYPE = "application/yaml";
 
 function bodyText(ctx: RequestContext): string {
   const body = ctx.req.body;
   if (body === undefined || body === null) return "";
   return Buffer.isBuffer(body) ? body.toString("utf8") : String(body);
-}
-
-function mediaType(header: string | undefined): string {
-  return (header ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
-
-function parseJsonBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw errors.badRequest(`the request body is not valid JSON: ${(err as Error).message}`);
-  }
 }
 
 function isObject(v: unknown): v is JsonObject {
@@ -62,24 +61,27 @@ export class Codec {
   output(
     ctx: RequestContext,
     _served: ServedResource,
-    _options: { list: boolean; stream: boolean },
+    options: { list: boolean; stream: boolean },
   ): OutputChoice {
-    const accept = ctx.req.headers.accept;
-    const pretty = queryFlag(ctx.url, "pretty");
-    if (!accept) return { kind: "json", contentType: JSON_TYPE, pretty };
-    for (const part of accept.split(",")) {
-      const [type, ...params] = part.split(";").map((s) => s.trim().toLowerCase());
-      if (params.some((p) => p.startsWith("as="))) continue;
-      if (type === JSON_TYPE || type === "*/*" || type === "application/*") {
-        return { kind: "json", contentType: JSON_TYPE, pretty };
-      }
-    }
-    throw errors.notAcceptable([JSON_TYPE]);
+    const q = ctx.url.searchParams;
+    const pretty = q.get("pretty");
+    const includeObject = q.get("includeObject");
+    const userAgent = ctx.req.headers["user-agent"];
+    return negotiateOutput(ctx.req.headers.accept, {
+      naming: this.naming,
+      tableSupported: true,
+      // Protobuf bodies are not produced yet; clients that also accept JSON get JSON.
+      protobufSupported: false,
+      stream: options.stream,
+      ...(pretty !== null ? { pretty } : {}),
+      ...(includeObject !== null ? { includeObject } : {}),
+      ...(userAgent ? { userAgent } : {}),
+    });
   }
 
-  #send(ctx: RequestContext, code: number, body: string): void {
+  #send(ctx: RequestContext, code: number, body: string, contentType: string): void {
     ctx.done = true;
-    const reply = ctx.reply.code(code).type(JSON_TYPE);
+    const reply = ctx.reply.code(code).header("content-type", contentType);
     if (ctx.warnings.length > 0)
       reply.header(
         "warning",
@@ -88,8 +90,23 @@ export class Codec {
     void reply.send(body);
   }
 
-  #render(json: string, choice: OutputChoice): string {
-    return choice.pretty ? JSON.stringify(JSON.parse(json), null, 2) : json;
+  /** JSON from the cache goes out as it is when the client wants plain compact JSON. */
+  #sendJson(
+    ctx: RequestContext,
+    code: number,
+    json: string,
+    choice: OutputChoice,
+    served: ServedResource,
+  ): void {
+    if (choice.kind === "json" && !choice.pretty) {
+      this.#send(ctx, code, `${json}\n`, choice.contentType);
+      return;
+    }
+    const converted = transformResult(JSON.parse(json) as JsonObject, choice, {
+      naming: this.naming,
+      ...(served.schema.tableColumns ? { columns: served.schema.tableColumns } : {}),
+    });
+    this.#send(ctx, code, encodeObject(converted, choice), choice.contentType);
   }
 
   sendItem(
@@ -97,9 +114,9 @@ export class Codec {
     code: number,
     json: string,
     choice: OutputChoice,
-    _served: ServedResource,
+    served: ServedResource,
   ): void {
-    this.#send(ctx, code, this.#render(json, choice));
+    this.#sendJson(ctx, code, json, choice, served);
   }
 
   sendObject(
@@ -109,11 +126,11 @@ export class Codec {
     choice: OutputChoice,
     served: ServedResource,
   ): void {
-    this.sendItem(ctx, code, JSON.stringify(object), choice, served);
+    this.#sendJson(ctx, code, JSON.stringify(object), choice, served);
   }
 
   sendStatus(ctx: RequestContext, code: number, status: Record<string, unknown>): void {
-    this.#send(ctx, code, JSON.stringify(status));
+    this.#send(ctx, code, JSON.stringify(status), JSON_TYPE);
   }
 
   #listJson(served: ServedResource, version: string, meta: Record<string, unknown>, items: string[]): string {
@@ -131,18 +148,17 @@ export class Codec {
     const meta: Record<string, unknown> = { resourceVersion: String(result.revision) };
     if (result.continue) meta.continue = result.continue;
     if (result.remainingItemCount !== undefined) meta.remainingItemCount = result.remainingItemCount;
-    this.#send(
+    this.#sendJson(
       ctx,
       200,
-      this.#render(
-        this.#listJson(
-          served,
-          version,
-          meta,
-          result.items.map((i) => i.json),
-        ),
-        choice,
+      this.#listJson(
+        served,
+        version,
+        meta,
+        result.items.map((i) => i.json),
       ),
+      choice,
+      served,
     );
   }
 
@@ -153,31 +169,35 @@ export class Codec {
     served: ServedResource,
     version: string,
   ): void {
-    this.#send(
-      ctx,
-      200,
-      this.#render(
-        this.#listJson(
-          served,
-          version,
-          {},
-          objects.map((o) => JSON.stringify(o)),
-        ),
-        choice,
-      ),
-    );
+    const items = objects.map((o) => JSON.stringify(o));
+    this.#sendJson(ctx, 200, this.#listJson(served, version, {}, items), choice, served);
   }
 
-  /** The body of a create or update: JSON, of this resource's kind, with fieldValidation applied. */
-  async readObject(ctx: RequestContext, served: ServedResource, version: string): Promise<JsonObject> {
-    const type = mediaType(ctx.req.headers["content-type"]);
-    if (type !== JSON_TYPE && type !== "") throw errors.unsupportedMediaType([JSON_TYPE]);
+  /** Decode a JSON or YAML body, noting duplicated keys. */
+  #decodeBody(
+    ctx: RequestContext,
+    allowed: readonly string[],
+    mode: "body" | "patch",
+  ): { value: unknown; duplicates: string[] } {
+    const type = negotiateInput(ctx.req.headers["content-type"], allowed, { mode });
     const text = bodyText(ctx);
     if (text.trim() === "") throw errors.badRequest("the request body is empty");
-    const value = parseJsonBody(text);
-    if (!isObject(value)) throw errors.badRequest("the request body must be a JSON object");
+    try {
+      return type === YAML_TYPE || type.endsWith("+yaml") ? decodeYaml(text) : decodeJson(text);
+    } catch (err) {
+      if (err instanceof JsonSyntaxError || err instanceof YamlSyntaxError) {
+        throw errors.badRequest(`the request body could not be decoded: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /** The body of a create or update, of this resource's kind, with fieldValidation applied. */
+  async readObject(ctx: RequestContext, served: ServedResource, version: string): Promise<JsonObject> {
+    const { value, duplicates } = this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body");
+    if (!isObject(value)) throw errors.badRequest("the request body must be an object");
     this.#checkTypeMeta(value, served, version);
-    this.#fieldValidation(ctx, value, served);
+    this.#fieldValidation(ctx, value, served, duplicates);
     return value;
   }
 
@@ -202,7 +222,12 @@ export class Codec {
       throw errors.badRequest(`version ${version} of ${schema.plural} cannot be converted yet`);
   }
 
-  #fieldValidation(ctx: RequestContext, object: JsonObject, served: ServedResource): void {
+  #fieldValidation(
+    ctx: RequestContext,
+    object: JsonObject,
+    served: ServedResource,
+    duplicates: readonly string[],
+  ): void {
     const level = ctx.url.searchParams.get("fieldValidation") ?? "Warn";
     if (level !== "Ignore" && level !== "Warn" && level !== "Strict") {
       throw errors.badRequest(
@@ -210,24 +235,22 @@ export class Codec {
       );
     }
     const known = served.registry.strategy.knownFields;
-    if (!known) return;
-    const unknown = pruneUnknownFields(object, known);
-    if (unknown.length === 0 || level === "Ignore") return;
-    const problems = unknown.map((p) => `unknown field "${p}"`);
+    const unknown = known ? pruneUnknownFields(object, known) : [];
+    if ((unknown.length === 0 && duplicates.length === 0) || level === "Ignore") return;
+    const problems = [
+      ...duplicates.map(duplicateFieldMessage),
+      ...unknown.map((p) => `unknown field "${p}"`),
+    ];
     if (level === "Strict") throw errors.badRequest(`strict decoding error: ${problems.join(", ")}`);
     ctx.warnings.push(...problems);
   }
 
   patchType(ctx: RequestContext, accepted: readonly string[]): string {
-    const type = mediaType(ctx.req.headers["content-type"]);
-    if (!accepted.includes(type)) throw errors.unsupportedMediaType(accepted);
-    return type;
+    return negotiateInput(ctx.req.headers["content-type"], accepted, { mode: "patch" });
   }
 
-  async readPatch(ctx: RequestContext, _type: string): Promise<unknown> {
-    const text = bodyText(ctx);
-    if (text.trim() === "") throw errors.badRequest("the request body is empty");
-    return parseJsonBody(text);
+  async readPatch(ctx: RequestContext, type: string): Promise<unknown> {
+    return this.#decodeBody(ctx, [type], "patch").value;
   }
 
   applyPatch(
@@ -256,8 +279,7 @@ export class Codec {
 
   async readDeleteOptions(ctx: RequestContext): Promise<DeleteOptionsBody> {
     const text = bodyText(ctx);
-    const body: Record<string, unknown> =
-      text.trim() === "" ? {} : (parseJsonBody(text) as Record<string, unknown>);
+    const body = text.trim() === "" ? {} : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body").value;
     if (!isObject(body)) throw errors.badRequest("DeleteOptions must be a JSON object");
     const q = ctx.url.searchParams;
     const propagationPolicy = (q.get("propagationPolicy") ?? body.propagationPolicy) as string | undefined;
@@ -298,23 +320,33 @@ export class Codec {
 
   watchFrame(
     d: WatchDelivery,
-    _choice: OutputChoice,
+    choice: OutputChoice,
     served: ServedResource,
     version: string,
-    _first: boolean,
+    first: boolean,
   ): string {
     if (d.type === "ERROR") throw new Error("ERROR deliveries are encoded by errorFrame");
+    let objectJson: string;
     if (d.type === "BOOKMARK") {
       const apiVersion = served.schema.group ? `${served.schema.group}/${version}` : version;
       const metadata: Record<string, unknown> = { resourceVersion: String(d.revision) };
       if (d.initialEventsEnd)
         metadata.annotations = { [`${this.naming.groupSuffix}/initial-events-end`]: "true" };
-      return `{"type":"BOOKMARK","object":${JSON.stringify({ kind: served.schema.kind, apiVersion, metadata })}}\n`;
+      objectJson = JSON.stringify({ kind: served.schema.kind, apiVersion, metadata });
+    } else {
+      objectJson = d.item.json;
     }
-    return `{"type":"${d.type}","object":${d.item.json}}\n`;
+    return encodeWatchFrame(
+      { type: d.type, objectJson },
+      choice,
+      { naming: this.naming, ...(served.schema.tableColumns ? { columns: served.schema.tableColumns } : {}) },
+      { headers: first },
+    );
   }
 
-  errorFrame(status: Status, _choice: OutputChoice): string {
-    return `{"type":"ERROR","object":${JSON.stringify(status)}}\n`;
+  errorFrame(status: Status, choice: OutputChoice): string {
+    return encodeWatchFrame({ type: "ERROR", objectJson: JSON.stringify(status) }, choice, {
+      naming: this.naming,
+    });
   }
 }
