@@ -17,6 +17,7 @@ import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { DiscoveryCache } from "./discovery/index.ts";
 import { discoveryResponder, registerVersion } from "./discovery-routes.ts";
+import { registerOpenApi } from "./openapi-routes.ts";
 import { Codec } from "./handlers/codec.ts";
 import { closeAllWatches } from "./handlers/watch.ts";
 import { registerHealth } from "./health.ts";
@@ -90,6 +91,11 @@ async function main(options: ServerOptions): Promise<void> {
   };
   const app = createServer(tls, log);
   registerVersion(app);
+  registerOpenApi(app, {
+    naming,
+    schemas: () => controlPlane.resources.schemas,
+    authentication: { authenticators: [x509Authenticator()], anonymousAuth: options.anonymousAuth },
+  });
   registerApi(
     app,
     defaultPipeline({

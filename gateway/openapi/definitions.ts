@@ -1,0 +1,126 @@
+// The schemas operations refer to. Field-level schemas of the kinds come later (with schema
+// validation); until then a kind's schema says only what every object has — apiVersion, kind and
+// metadata — and leaves the rest open: no `additionalProperties: false`, no invented field list.
+// A list kind's shape is generic (items of the kind plus list metadata), so it is spelled out.
+// Meta types are open objects for the same reason.
+import type { Naming } from "../../backends/naming/index.ts";
+import type { Definition, GroupVersionKind, SchemaObject } from "./model.ts";
+import { metaDefinition } from "./names.ts";
+
+export const META_TYPES = [
+  "ObjectMeta",
+  "ListMeta",
+  "Status",
+  "DeleteOptions",
+  "WatchEvent",
+  "Patch",
+] as const;
+export type MetaType = (typeof META_TYPES)[number];
+
+const API_VERSION_DESCRIPTION =
+  "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.";
+const KIND_DESCRIPTION =
+  "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase.";
+
+const metaDescriptions: Readonly<Record<MetaType, string>> = {
+  ObjectMeta: "ObjectMeta is metadata that all persisted resources must have.",
+  ListMeta: "ListMeta describes metadata that synthetic resources must have, including lists.",
+  Status: "Status is a return value for calls that don't return other objects.",
+  DeleteOptions: "DeleteOptions may be provided when deleting an API object.",
+  WatchEvent: "Event represents a single event to a watched resource.",
+  Patch: "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.",
+};
+
+/** The schema of a meta type: an open object. */
+export function metaTypeDefinition(naming: Naming, type: MetaType): Definition {
+  return {
+    name: metaDefinition(naming, type),
+    schema: { description: metaDescriptions[type], type: "object" },
+  };
+}
+
+function gvkExtension(gvk: GroupVersionKind): { group: string; kind: string; version: string }[] {
+  return [{ group: gvk.group, kind: gvk.kind, version: gvk.version }];
+}
+
+/** The schema of a kind: the fields every object has, the rest left open. */
+export function kindDefinition(naming: Naming, name: string, gvk: GroupVersionKind): Definition {
+  return {
+    name,
+    schema: {
+      description: `${gvk.kind} (field schema not published yet).`,
+      type: "object",
+      properties: {
+        apiVersion: { description: API_VERSION_DESCRIPTION, type: "string" },
+        kind: { description: KIND_DESCRIPTION, type: "string" },
+        metadata: { $ref: metaDefinition(naming, "ObjectMeta"), description: "Standard object's metadata." },
+      },
+      "x-kubernetes-group-version-kind": gvkExtension(gvk),
+    },
+  };
+}
+
+/** The schema of a list kind: items of the kind, with list metadata. */
+export function listDefinition(
+  naming: Naming,
+  name: string,
+  itemDefinition: string,
+  gvk: GroupVersionKind,
+): Definition {
+  return {
+    name,
+    schema: {
+      description: `${gvk.kind} is a list of ${itemDefinition.split(".").pop()}.`,
+      type: "object",
+      required: ["items"],
+      properties: {
+        apiVersion: { description: API_VERSION_DESCRIPTION, type: "string" },
+        items: { description: "List of objects.", type: "array", items: { $ref: itemDefinition } },
+        kind: { description: KIND_DESCRIPTION, type: "string" },
+        metadata: { $ref: metaDefinition(naming, "ListMeta"), description: "Standard list metadata." },
+      },
+      "x-kubernetes-group-version-kind": gvkExtension(gvk),
+    },
+  };
+}
+
+/** Renders neutral `$ref` values (bare definition names) into a document's reference form. */
+export function renderSchema(schema: SchemaObject, format: "v2" | "v3"): SchemaObject {
+  return renderValue(schema, format) as SchemaObject;
+}
+
+function renderValue(value: unknown, format: "v2" | "v3"): unknown {
+  if (Array.isArray(value)) return value.map((v) => renderValue(v, format));
+  if (value === null || typeof value !== "object") return value;
+  const object = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const ref = typeof object.$ref === "string" ? object.$ref : undefined;
+  for (const [key, v] of Object.entries(object)) {
+    if (key === "$ref") continue;
+    // Extension values are data, not schemas.
+    out[key] = key.startsWith("x-") ? v : renderValue(v, format);
+  }
+  if (ref === undefined) return out;
+  if (format === "v2") return { $ref: `#/definitions/${ref}`, ...out };
+  const target = `#/components/schemas/${ref}`;
+  // OpenAPI 3.0 ignores the siblings of a $ref, so a described reference is wrapped in allOf.
+  return Object.keys(out).length === 0 ? { $ref: target } : { allOf: [{ $ref: target }], ...out };
+}
+
+/** The definition names a schema refers to. */
+export function schemaReferences(schema: SchemaObject): string[] {
+  const refs: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v);
+      return;
+    }
+    if (value === null || typeof value !== "object") return;
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      if (key === "$ref" && typeof v === "string") refs.push(v);
+      else if (!key.startsWith("x-")) visit(v);
+    }
+  };
+  visit(schema);
+  return refs;
+}
