@@ -1,0 +1,106 @@
+// Real client libraries against the server started as README says: Debian's python3-kubernetes
+// (skipped with a hint when it is not installed; required under REQUIRE_SERVICES=1).
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, it } from "node:test";
+import { promisify } from "node:util";
+import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+
+const PYTHON = "/usr/bin/python3";
+const run = promisify(execFile);
+
+async function pythonKubernetes(): Promise<boolean> {
+  if (!existsSync(PYTHON)) return false;
+  try {
+    await run(PYTHON, ["-c", "import kubernetes"]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const available = await pythonKubernetes();
+if (!available && process.env.REQUIRE_SERVICES === "1") {
+  throw new Error("python3-kubernetes is required (apt-get install python3-kubernetes)");
+}
+
+let gw: GatewayProcess | undefined;
+before(async () => {
+  if (available) gw = await startGateway(["--storage-backend=memory"]);
+});
+after(async () => {
+  await gw?.stop();
+  if (gw) await rm(gw.dataDir, { recursive: true, force: true });
+});
+
+it("python3-kubernetes: list, create, read, patch, page, watch, 404, delete", {
+  skip: !available && "install python3-kubernetes (apt-get install python3-kubernetes)",
+}, async () => {
+  const script = join(import.meta.dirname, "clients", "python-client.py");
+  const { stdout } = await run(PYTHON, [script, (gw as GatewayProcess).kubeconfig], { timeout: 60_000 });
+  assert.deepEqual(stdout.trim().split("\n"), [
+    "namespaces ok",
+    "create ok",
+    "read and patch ok",
+    "list ok",
+    "watch ok",
+    "not found ok",
+    "delete ok",
+  ]);
+});
+
+it("@kubernetes/client-node: list, create, read, watch, 404, delete", async () => {
+  const k8s = await import("@kubernetes/client-node");
+  const standalone = gw ?? (await startGateway(["--storage-backend=memory"]));
+  try {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(standalone.kubeconfig);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const namespaces = await core.listNamespace();
+    assert.ok(namespaces.items.some((n) => n.metadata?.name === "default"));
+    const created = await core.createNamespacedConfigMap({
+      namespace: "default",
+      body: { metadata: { name: "node-cm", labels: { from: "node" } }, data: { a: "1" } },
+    });
+    assert.ok(created.metadata?.resourceVersion);
+    const read = await core.readNamespacedConfigMap({ name: "node-cm", namespace: "default" });
+    assert.deepEqual(read.data, { a: "1" });
+
+    const events: string[] = [];
+    const watch = new k8s.Watch(kc);
+    let request: { abort(): void } | undefined;
+    await new Promise<void>((resolve, reject) => {
+      watch
+        .watch(
+          "/api/v1/namespaces/default/configmaps",
+          { labelSelector: "from=node" },
+          (type, object) => {
+            events.push(`${type} ${(object as { metadata: { name: string } }).metadata.name}`);
+            if (events.length === 1) resolve();
+          },
+          (err) => {
+            if (err && events.length === 0) reject(err);
+          },
+        )
+        .then((r) => {
+          request = r;
+        }, reject);
+    });
+    request?.abort();
+    assert.deepEqual(events, ["ADDED node-cm"]);
+
+    await assert.rejects(
+      core.readNamespacedConfigMap({ name: "missing", namespace: "default" }),
+      (e: unknown) => (e as { code?: number }).code === 404,
+    );
+    await core.deleteNamespacedConfigMap({ name: "node-cm", namespace: "default" });
+  } finally {
+    if (!gw) {
+      await standalone.stop();
+      await rm(standalone.dataDir, { recursive: true, force: true });
+    }
+  }
+});
