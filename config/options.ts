@@ -95,6 +95,12 @@ export const OPTION_SPECS = [
     help: "CA bundle for client certificates; replaces the generated <data-dir>/pki/ca.crt",
   },
   {
+    flag: "livez-grace-period",
+    key: "livezGracePeriod",
+    kind: "duration",
+    help: "for this long after start, /livez reports failing checks as passing (start-up time)",
+  },
+  {
     flag: "shutdown-delay-duration",
     key: "shutdownDelayDuration",
     kind: "duration",
@@ -120,6 +126,12 @@ export const OPTION_SPECS = [
     choices: ["AlwaysAllow"],
     help: "authorizer; only AlwaysAllow exists so far",
   },
+  {
+    flag: "runtime-config",
+    key: "runtimeConfig",
+    kind: "list",
+    help: "group versions to serve or not, e.g. batch/v1=false, api/alpha=true, v1/secrets=false",
+  },
   { flag: "feature-gates", key: "featureGates", kind: "list", help: "feature gates, e.g. WatchList=true" },
   { flag: "help", key: "help", kind: "bool", help: "print this help and exit" },
 ] as const satisfies readonly OptionSpec[];
@@ -143,10 +155,13 @@ export interface ServerOptions {
   tlsSans: string[];
   clientCAFile: string | undefined;
   /** Milliseconds. */
+  livezGracePeriod: number;
+  /** Milliseconds. */
   shutdownDelayDuration: number;
   apiNaming: "cluster" | "kubernetes";
   anonymousAuth: boolean;
   authorizationMode: "AlwaysAllow";
+  runtimeConfig: string[];
   featureGates: Record<string, boolean>;
   help: boolean;
 }
@@ -168,10 +183,12 @@ export const DEFAULTS: ServerOptions = {
   tlsPrivateKeyFile: undefined,
   tlsSans: [],
   clientCAFile: undefined,
+  livezGracePeriod: 0,
   shutdownDelayDuration: 0,
   apiNaming: "cluster",
   anonymousAuth: true,
   authorizationMode: "AlwaysAllow",
+  runtimeConfig: [],
   featureGates: {},
   help: false,
 };

@@ -71,9 +71,35 @@ async function report(
   return verbose ? `${lines.join("\n")}\n${name} check passed\n` : "ok";
 }
 
-export function registerHealth(app: FastifyInstance, endpoints: HealthEndpoints): void {
+/** Checks that count as passing until `graceMs` after `startedAt` (`--livez-grace-period`). */
+function withGrace(
+  checks: ReadonlyMap<string, HealthCheck>,
+  startedAt: number,
+  graceMs: number,
+): Map<string, HealthCheck> {
+  const out = new Map<string, HealthCheck>();
+  for (const [name, check] of checks) {
+    out.set(name, async () => {
+      try {
+        await check();
+      } catch (err) {
+        if (Date.now() - startedAt >= graceMs) throw err;
+      }
+    });
+  }
+  return out;
+}
+
+export function registerHealth(
+  app: FastifyInstance,
+  endpoints: HealthEndpoints,
+  options: { livezGracePeriodMs?: number; startedAt?: number } = {},
+): void {
+  const livez = options.livezGracePeriodMs
+    ? withGrace(endpoints.livez, options.startedAt ?? Date.now(), options.livezGracePeriodMs)
+    : endpoints.livez;
   const routes: [string, ReadonlyMap<string, HealthCheck>][] = [
-    ["livez", endpoints.livez],
+    ["livez", livez],
     ["readyz", endpoints.readyz],
     // The deprecated endpoint reports everything readiness does.
     ["healthz", endpoints.readyz],

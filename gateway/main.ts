@@ -7,6 +7,7 @@ import { openStorage } from "../backends/factory.ts";
 import { naming as namingPreset } from "../backends/naming/index.ts";
 import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
 import { loadOptions, OptionError, type ServerOptions, usage } from "../config/options.ts";
+import { RuntimeConfigError, runtimeConfig } from "../config/runtime-config.ts";
 import { x509Authenticator } from "../plugins/authentication/index.ts";
 import {
   ControllerClient,
@@ -17,10 +18,10 @@ import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { DiscoveryCache } from "./discovery/index.ts";
 import { discoveryResponder, registerVersion } from "./discovery-routes.ts";
-import { registerOpenApi } from "./openapi-routes.ts";
 import { Codec } from "./handlers/codec.ts";
 import { closeAllWatches } from "./handlers/watch.ts";
 import { registerHealth } from "./health.ts";
+import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
 import { createServer } from "./server.ts";
@@ -69,6 +70,15 @@ async function main(options: ServerOptions): Promise<void> {
     onError: (err, context) => log.warn({ err, context }, "watch cache"),
   });
 
+  const servedGroupVersions = controlPlane.resources.all.flatMap(({ schema }) =>
+    schema.versions
+      .filter((v) => v.served)
+      .map((v) => ({ group: schema.group, version: v.name, resources: [schema.plural] })),
+  );
+  controlPlane.resources.setEnabled(
+    runtimeConfig(options.runtimeConfig, mergeGroupVersions(servedGroupVersions)),
+  );
+
   let shuttingDown = false;
   const controllers: { synced: boolean }[] = [];
   const storageCheck = async () => {
@@ -111,29 +121,33 @@ async function main(options: ServerOptions): Promise<void> {
       discovery: discoveryResponder(naming, currentDiscovery),
     }),
   );
-  registerHealth(app, {
-    livez: new Map([
-      ["ping", () => {}],
-      ["storage", storageCheck],
-    ]),
-    readyz: new Map([
-      ["ping", () => {}],
-      ["storage", storageCheck],
-      ["cacher-sync", cacheCheck],
-      [
-        "controllers",
-        () => {
-          if (!controllers.every((c) => c.synced)) throw new Error("controllers have not synced yet");
-        },
-      ],
-      [
-        "shutdown",
-        () => {
-          if (shuttingDown) throw new Error("the server is shutting down");
-        },
-      ],
-    ]),
-  });
+  registerHealth(
+    app,
+    {
+      livez: new Map([
+        ["ping", () => {}],
+        ["storage", storageCheck],
+      ]),
+      readyz: new Map([
+        ["ping", () => {}],
+        ["storage", storageCheck],
+        ["cacher-sync", cacheCheck],
+        [
+          "controllers",
+          () => {
+            if (!controllers.every((c) => c.synced)) throw new Error("controllers have not synced yet");
+          },
+        ],
+        [
+          "shutdown",
+          () => {
+            if (shuttingDown) throw new Error("the server is shutting down");
+          },
+        ],
+      ]),
+    },
+    { livezGracePeriodMs: options.livezGracePeriod },
+  );
   await app.listen({ host: options.bindAddress, port: options.securePort });
 
   // Controllers are API clients on loopback with identities of their own.
@@ -195,6 +209,18 @@ async function main(options: ServerOptions): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
+/** One entry per group version with all its resources. */
+function mergeGroupVersions(list: { group: string; version: string; resources: string[] }[]) {
+  const merged = new Map<string, { group: string; version: string; resources: string[] }>();
+  for (const gv of list) {
+    const key = `${gv.group}/${gv.version}`;
+    const entry = merged.get(key);
+    if (entry) entry.resources.push(...gv.resources);
+    else merged.set(key, { ...gv, resources: [...gv.resources] });
+  }
+  return [...merged.values()];
+}
+
 let options: ServerOptions;
 try {
   options = loadOptions(process.argv.slice(2));
@@ -208,8 +234,9 @@ if (options.help) {
   process.exit(0);
 }
 main(options).catch((err: unknown) => {
-  if (err instanceof FeatureGateError) {
-    process.stderr.write(`error: --feature-gates: ${err.message}\n`);
+  if (err instanceof FeatureGateError || err instanceof RuntimeConfigError) {
+    const flag = err instanceof FeatureGateError ? "--feature-gates" : "--runtime-config";
+    process.stderr.write(`error: ${flag}: ${err.message}\n`);
     process.exit(2);
   }
   process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -7,6 +7,7 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { promisify } from "node:util";
+import { ApiClient } from "./support/api-client.ts";
 import { kubectl, kubectlVersions, startGateway } from "./support/gateway-process.ts";
 
 const versions = kubectlVersions();
@@ -41,7 +42,10 @@ describe("npm start", () => {
       for (const bin of [versions[0] as string, versions[versions.length - 1] as string]) {
         const ready = await kubectl(bin, gw.kubeconfig, ["get", "--raw=/readyz?verbose"]);
         assert.equal(ready.code, 0, ready.stdout);
-        assert.equal(ready.stdout.trim(), "[+]ping ok\n[+]storage ok\n[+]cacher-sync ok\n[+]shutdown ok\nreadyz check passed");
+        assert.equal(
+          ready.stdout.trim(),
+          "[+]ping ok\n[+]storage ok\n[+]cacher-sync ok\n[+]controllers ok\n[+]shutdown ok\nreadyz check passed",
+        );
       }
       const excluded = await kubectl(versions[0] as string, gw.kubeconfig, [
         "get",
@@ -76,14 +80,40 @@ describe("npm start", () => {
   it("rejects bad settings with status 2 and the usage", async () => {
     const run = promisify(execFile);
     const main = join(import.meta.dirname, "..", "gateway", "main.ts");
-    for (const args of [["--storage-backend=disk"], ["--nope"], ["--storage-backend=etcd"]]) {
+    for (const args of [
+      ["--storage-backend=disk"],
+      ["--nope"],
+      ["--storage-backend=etcd"],
+      ["--feature-gates=NoSuchGate=true"],
+    ]) {
       const err = await run(process.execPath, [main, ...args]).then(
         () => assert.fail(`${args} was accepted`),
         (e: { code: number; stderr: string }) => e,
       );
       assert.equal(err.code, 2);
       assert.match(err.stderr, /^error: /);
-      assert.match(err.stderr, /Usage: npm start/);
+      if (!args[0]?.startsWith("--feature-gates")) assert.match(err.stderr, /Usage: npm start/);
     }
+  });
+
+  it("serves only what --runtime-config leaves on, and refuses keys that name nothing", async () => {
+    const gw = await startGateway(["--storage-backend=memory", "--runtime-config=v1/secrets=false"]);
+    dirs.push(gw.dataDir);
+    try {
+      const api = new ApiClient(gw.kubeconfig);
+      const v1 = await api.call("GET", "/api/v1");
+      const names = v1.body.resources.map((r: { name: string }) => r.name);
+      assert.ok(names.includes("configmaps"));
+      assert.ok(!names.includes("secrets"));
+      assert.equal((await api.call("GET", "/api/v1/namespaces/default/secrets")).status, 404);
+      await api.close();
+    } finally {
+      await gw.stop();
+    }
+    const bad = startGateway(["--storage-backend=memory", "--runtime-config=nope.example/v1=true"]);
+    await assert.rejects(
+      bad,
+      /exited with 2[\s\S]*unknown api group version in runtime-config: nope.example\/v1/,
+    );
   });
 });

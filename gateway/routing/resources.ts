@@ -7,10 +7,19 @@ export interface ServedResource {
   readonly registry: Registry;
 }
 
+export type EnabledPredicate = (group: string, version: string, resource: string) => boolean;
+
 export class ResourceTable {
   readonly #byPath = new Map<string, ServedResource>();
   readonly #all: ServedResource[] = [];
   #generation = 0;
+  #enabled: EnabledPredicate = () => true;
+
+  /** Which versions are served (`--runtime-config`). */
+  setEnabled(enabled: EnabledPredicate): void {
+    this.#enabled = enabled;
+    this.#generation++;
+  }
 
   add(served: ServedResource): void {
     for (const v of served.schema.versions) {
@@ -22,6 +31,7 @@ export class ResourceTable {
   }
 
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
+    if (!this.#enabled(group, version, resource)) return undefined;
     return this.#byPath.get(`${group}/${version}/${resource}`);
   }
 
@@ -30,8 +40,16 @@ export class ResourceTable {
     return this.#all.find((r) => r.schema.group === group && r.schema.plural === resource);
   }
 
+  /** Every resource with the versions `--runtime-config` turned off marked as not served. */
   get schemas(): ResourceSchema[] {
-    return this.#all.map((r) => r.schema);
+    const out: ResourceSchema[] = [];
+    for (const { schema } of this.#all) {
+      const versions = schema.versions.map((v) =>
+        v.served && !this.#enabled(schema.group, v.name, schema.plural) ? { ...v, served: false } : v,
+      );
+      if (versions.some((v) => v.served)) out.push({ ...schema, versions });
+    }
+    return out;
   }
 
   get all(): readonly ServedResource[] {

@@ -2,12 +2,13 @@
 // port in a temporary data directory, and stop it by PID afterwards.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { Agent, request } from "undici";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -58,6 +59,12 @@ export async function startGateway(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  await waitReady(
+    dir,
+    port,
+    () => child.exitCode !== null,
+    () => out,
+  );
   return {
     port,
     dataDir: dir,
@@ -73,6 +80,31 @@ export async function startGateway(
       return code as number | null;
     },
   };
+}
+
+/** Poll /readyz (trusting the generated CA) until it answers 200, as a deployment's probe would. */
+async function waitReady(
+  dataDir: string,
+  port: number,
+  exited: () => boolean,
+  output: () => string,
+): Promise<void> {
+  const agent = new Agent({ connect: { ca: readFileSync(join(dataDir, "pki", "ca.crt"), "utf8") } });
+  const deadline = Date.now() + 20_000;
+  try {
+    for (;;) {
+      if (exited()) throw new Error(`gateway exited:\n${output()}`);
+      try {
+        const res = await request(`https://127.0.0.1:${port}/readyz`, { dispatcher: agent });
+        await res.body.text();
+        if (res.statusCode === 200) return;
+      } catch {}
+      if (Date.now() > deadline) throw new Error(`gateway never became ready:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await agent.close();
+  }
 }
 
 /** The kubectl binaries beside the real one (kubectl.1.27 ... kubectl.1.33), oldest first. */
