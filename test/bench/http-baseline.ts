@@ -1,0 +1,58 @@
+// The same-run baseline of test/bench/http.ts: a bare fastify 5 HTTPS server with the gateway's own
+// TLS settings (gateway/server.ts, the gateway's serving certificate and client CA) and three routes:
+//   GET  /object   the bytes of one object, as the gateway serves it (S1)
+//   GET  /list     the bytes of one LIST page, as the gateway serves it (paged LIST reference)
+//   POST /echo     parses the JSON body and sends it back (S2)
+// plus POST /__set?slot=object|list (text/plain) for the benchmark to hand it those bytes.
+//
+// usage: node test/bench/http-baseline.ts '{"port":N,"certFile":…,"keyFile":…,"caFile":…}'
+// Prints "listening" on stdout once it serves; stops on SIGTERM.
+
+import { readFileSync } from "node:fs";
+import { createServer } from "../../gateway/server.ts";
+
+interface BaselineConfig {
+  readonly port: number;
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly caFile: string;
+}
+
+const config = JSON.parse(process.argv[2] ?? "{}") as BaselineConfig;
+const app = createServer(
+  {
+    certPem: readFileSync(config.certFile, "utf8"),
+    keyPem: readFileSync(config.keyFile, "utf8"),
+    clientCaPem: readFileSync(config.caFile, "utf8"),
+  },
+  false,
+);
+
+const bodies: Record<"object" | "list", Buffer> = {
+  object: Buffer.from("{}"),
+  list: Buffer.from("{}"),
+};
+
+app.get("/object", (_req, reply) => {
+  reply.header("content-type", "application/json").send(bodies.object);
+});
+app.get("/list", (_req, reply) => {
+  reply.header("content-type", "application/json").send(bodies.list);
+});
+app.post("/echo", async (req) => req.body);
+app.post<{ Querystring: { slot?: string }; Body: string }>(
+  "/__set",
+  { bodyLimit: 256 * 1024 * 1024 },
+  async (req, reply) => {
+    const slot = req.query.slot;
+    if (slot !== "object" && slot !== "list") return reply.code(400).send({ error: "slot" });
+    bodies[slot] = Buffer.from(req.body);
+    return { slot, bytes: bodies[slot].length };
+  },
+);
+
+await app.listen({ host: "127.0.0.1", port: config.port });
+process.stdout.write("listening\n");
+process.on("SIGTERM", () => {
+  void app.close().then(() => process.exit(0));
+});
