@@ -260,7 +260,17 @@ export class Cacher {
       if (item) {
         this.#items.set(key, item);
         if (!prev) this.#keys.insert(key);
-        entry = { revision: modRevision, type: prev ? "MODIFIED" : "ADDED", key, item, prev, time };
+        // frames and delivery are filled by the watchers; declared here to keep one object shape.
+        entry = {
+          revision: modRevision,
+          type: prev ? "MODIFIED" : "ADDED",
+          key,
+          item,
+          prev,
+          time,
+          frames: undefined,
+          delivery: undefined,
+        };
       } else if (prev) {
         // An unreadable new value hides the object rather than serving a stale one.
         this.#items.delete(key);
@@ -274,7 +284,18 @@ export class Cacher {
       this.#items.delete(key);
       this.#keys.remove(key);
       const gone = this.#decodeSafely(key, event.prev.value, revision);
-      if (prev && gone) entry = { revision, type: "DELETED", key, item: gone, prev, time };
+      if (prev && gone) {
+        entry = {
+          revision,
+          type: "DELETED",
+          key,
+          item: gone,
+          prev,
+          time,
+          frames: undefined,
+          delivery: undefined,
+        };
+      }
       this.#revision = revision;
     }
     if (entry) {
@@ -395,6 +416,8 @@ export class Cacher {
 
   /** get: `resourceVersion` unset is most recent, `0` any, otherwise not older than. */
   async get(key: string, resourceVersion?: string): Promise<CachedItem | undefined> {
+    // The common case, "any" on a ready cache, needs no waiting: read in this turn.
+    if (resourceVersion === "0" && this.#primed && this.#connected) return this.#items.get(key);
     await this.#prepare(getMode(resourceVersion));
     return this.#items.get(key);
   }

@@ -2,8 +2,16 @@
 // reconstructs the state at a past revision for exact and continued lists.
 import type { Revision } from "../contract/index.ts";
 import type { CachedItem } from "./item.ts";
+import type { WatchDelivery } from "./watcher.ts";
 
 export type ChangeType = "ADDED" | "MODIFIED" | "DELETED";
+
+/** Encoded watch frames of one change: per event type as a watcher sees it, then per media type. */
+export interface FrameCache {
+  ADDED: Map<string, unknown> | undefined;
+  MODIFIED: Map<string, unknown> | undefined;
+  DELETED: Map<string, unknown> | undefined;
+}
 
 export interface HistoryEntry {
   readonly revision: Revision;
@@ -14,8 +22,13 @@ export interface HistoryEntry {
   /** The state before this change, absent for ADDED. */
   readonly prev: CachedItem | undefined;
   readonly time: number;
-  /** Encoded watch frames, shared by every watcher (keyed by event type and media type). */
-  frames?: Map<string, unknown>;
+  /** Encoded watch frames, shared by every watcher (see encodeOnce). */
+  frames?: FrameCache;
+  /**
+   * The delivery of this change as it happened (type `type`), shared by every watcher that sees
+   * it so (all watchers without selectors); see CacheWatcher.view.
+   */
+  delivery?: WatchDelivery;
 }
 
 export class History {

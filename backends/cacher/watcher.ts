@@ -22,17 +22,24 @@ export type WatchDelivery =
 
 /**
  * Encode a delivery once per media type: live changes keep their encoding on the shared history
- * entry, so a thousand watchers of one change cost one encoding.
+ * entry, so a thousand watchers of one change cost one encoding. `mediaKey` names the encoding
+ * (media type, version...); no string is built per call.
  */
 export function encodeOnce<T>(delivery: WatchDelivery, mediaKey: string, encode: (d: WatchDelivery) => T): T {
-  if (delivery.type === "BOOKMARK" || delivery.type === "ERROR" || !delivery.entry) return encode(delivery);
+  if (delivery.type === "BOOKMARK" || delivery.type === "ERROR") return encode(delivery);
   const entry = delivery.entry;
-  const frameKey = `${delivery.type} ${mediaKey}`;
-  entry.frames ??= new Map();
-  let frame = entry.frames.get(frameKey) as T | undefined;
+  if (entry === undefined) return encode(delivery);
+  entry.frames ??= { ADDED: undefined, MODIFIED: undefined, DELETED: undefined };
+  const frames = entry.frames;
+  let byMedia = frames[delivery.type];
+  if (byMedia === undefined) {
+    byMedia = new Map();
+    frames[delivery.type] = byMedia;
+  }
+  let frame = byMedia.get(mediaKey) as T | undefined;
   if (frame === undefined) {
     frame = encode(delivery);
-    entry.frames.set(frameKey, frame);
+    byMedia.set(mediaKey, frame);
   }
   return frame;
 }
@@ -45,6 +52,21 @@ export interface WatcherFilter {
   readonly fieldSelector: FieldSelector | undefined;
 }
 
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/** One iterator's state: its `next()` parked until a change arrives, and calls queued behind it. */
+interface Pull {
+  resolve: ((result: IteratorResult<WatchDelivery>) => void) | undefined;
+  /** The promise of the newest call, while calls wait for earlier ones. */
+  tail: Promise<IteratorResult<WatchDelivery>> | undefined;
+  queued: number;
+}
+
+/**
+ * A watch served from the cache. Read it with `for await` (each `next()` resolves at once when a
+ * delivery is queued, and a change for a parked `next()` is handed over directly), or in batches
+ * with `drain`/`poll` and `wait`.
+ */
 export class CacheWatcher implements AsyncIterable<WatchDelivery> {
   readonly filter: WatcherFilter;
   readonly allowBookmarks: boolean;
@@ -53,6 +75,10 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
   /** Deliveries computed up front (initial state, replayed history), drained before the queue. */
   #initialSource: Iterable<WatchDelivery> | undefined;
   #initial: Iterator<WatchDelivery> | undefined;
+  /** An ERROR was handed out: the next read closes the watcher as expired. */
+  #expireNext = false;
+  /** The iterator whose `next()` is parked; a later iterator's parked call replaces it. */
+  #parked: Pull | undefined;
   #wake: (() => void) | undefined;
   #closed: CloseReason | undefined;
   #onClose: ((w: CacheWatcher) => void) | undefined;
@@ -95,21 +121,32 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
   /**
    * The change as this watcher sees it: an object that stops matching its selectors is
    * DELETED for it, one that starts matching is ADDED; `undefined` when it sees nothing.
+   * Watchers that see the change as it happened share one delivery object.
    */
   view(entry: HistoryEntry): WatchDelivery | undefined {
-    if (!entry.key.startsWith(this.filter.keyPrefix)) return undefined;
-    const now = entry.type !== "DELETED" && this.matches(entry.item);
-    const before = entry.prev !== undefined && this.matches(entry.prev);
+    const f = this.filter;
+    if (!entry.key.startsWith(f.keyPrefix)) return undefined;
     let type: ChangeType;
-    if (entry.type === "DELETED") {
-      if (!before) return undefined;
-      type = "DELETED";
-    } else if (now) {
-      type = before ? "MODIFIED" : "ADDED";
-    } else if (before) {
-      type = "DELETED";
+    if (!f.labelSelector && !f.fieldSelector) {
+      // Every object under the prefix matches: the change is seen as it happened.
+      type = entry.type;
     } else {
-      return undefined;
+      const now = entry.type !== "DELETED" && this.matches(entry.item);
+      const before = entry.prev !== undefined && this.matches(entry.prev);
+      if (entry.type === "DELETED") {
+        if (!before) return undefined;
+        type = "DELETED";
+      } else if (now) {
+        type = before ? "MODIFIED" : "ADDED";
+      } else if (before) {
+        type = "DELETED";
+      } else {
+        return undefined;
+      }
+    }
+    if (type === entry.type) {
+      entry.delivery ??= { type, item: entry.item, revision: entry.revision, entry };
+      return entry.delivery;
     }
     return { type, item: entry.item, revision: entry.revision, entry };
   }
@@ -132,6 +169,15 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
       return;
     }
     if (delivery.type !== "ERROR") this.lastRevision = delivery.revision;
+    const parked = this.#parked;
+    if (parked !== undefined) {
+      // A parked next() means nothing is queued: hand the delivery over.
+      this.#parked = undefined;
+      const resolve = parked.resolve as (result: IteratorResult<WatchDelivery>) => void;
+      parked.resolve = undefined;
+      resolve({ value: delivery, done: false });
+      return;
+    }
     this.#queue.push(delivery);
     this.#notify();
   }
@@ -148,42 +194,110 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
     this.#queue.clear();
     this.#initialSource = undefined;
     this.#initial = undefined;
+    const parked = this.#parked;
+    this.#parked = undefined;
+    if (parked?.resolve !== undefined) {
+      const resolve = parked.resolve;
+      parked.resolve = undefined;
+      resolve(DONE);
+    }
     this.#notify();
     this.#onClose?.(this);
     this.#onClose = undefined;
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<WatchDelivery> {
-    try {
-      for (;;) {
-        if (this.#closed) return;
-        if (this.#initialSource) {
-          this.#initial = this.#initialSource[Symbol.iterator]();
-          this.#initialSource = undefined;
-        }
-        if (this.#initial) {
-          const next = this.#initial.next();
-          if (!next.done) {
-            yield next.value;
-            if (next.value.type === "ERROR") {
-              this.close("expired");
-              return;
-            }
-            continue;
-          }
-          this.#initial = undefined;
-        }
-        const delivery = this.#queue.shift();
-        if (delivery) {
-          yield delivery;
-          continue;
-        }
-        await new Promise<void>((resolve) => {
-          this.#wake = resolve;
-        });
-      }
-    } finally {
-      this.close("stopped");
+  /**
+   * The next delivery if one is ready now, else `undefined` (then `closeReason` tells whether
+   * more can come). Initial deliveries come first, then live ones in order.
+   */
+  poll(): WatchDelivery | undefined {
+    if (this.#closed) return undefined;
+    if (this.#expireNext) {
+      this.close("expired");
+      return undefined;
     }
+    if (this.#initialSource) {
+      this.#initial = this.#initialSource[Symbol.iterator]();
+      this.#initialSource = undefined;
+    }
+    if (this.#initial) {
+      const next = this.#initial.next();
+      if (!next.done) {
+        if (next.value.type === "ERROR") this.#expireNext = true;
+        return next.value;
+      }
+      this.#initial = undefined;
+    }
+    return this.#queue.shift();
+  }
+
+  /** Up to `max` deliveries that are ready now (an ERROR ends the batch); `[]` when none are. */
+  drain(max: number = Number.POSITIVE_INFINITY): WatchDelivery[] {
+    const out: WatchDelivery[] = [];
+    while (out.length < max) {
+      const delivery = this.poll();
+      if (delivery === undefined) break;
+      out.push(delivery);
+      if (delivery.type === "ERROR") break;
+    }
+    return out;
+  }
+
+  /**
+   * Resolves when `poll` may have something or the watcher closed. For batch readers
+   * (`drain`, `poll`); do not mix with a parked `for await` on the same watcher.
+   */
+  wait(): Promise<void> {
+    if (this.#closed || this.#expireNext || this.#initialSource || this.#initial || this.#queue.length > 0) {
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+
+  #pull(pull: Pull): Promise<IteratorResult<WatchDelivery>> {
+    let delivery: WatchDelivery | undefined;
+    try {
+      delivery = this.poll();
+    } catch (err) {
+      // An initial source failed: the iteration ends with the error, as a generator's would.
+      this.close("stopped");
+      return Promise.reject(err);
+    }
+    if (delivery !== undefined) return Promise.resolve({ value: delivery, done: false });
+    if (this.#closed) return Promise.resolve(DONE);
+    const promise = new Promise<IteratorResult<WatchDelivery>>((resolve) => {
+      pull.resolve = resolve;
+    });
+    pull.tail = promise;
+    this.#parked = pull;
+    return promise;
+  }
+
+  /**
+   * Iteration ends when the watcher closes; leaving it (break, return, throw) closes the
+   * watcher as stopped. Each call makes an independent iterator over the same deliveries.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<WatchDelivery> {
+    const pull: Pull = { resolve: undefined, tail: undefined, queued: 0 };
+    const next = (): Promise<IteratorResult<WatchDelivery>> => {
+      if (pull.resolve === undefined && pull.queued === 0) return this.#pull(pull);
+      // An earlier call still waits: this one is served after it, in call order.
+      pull.queued++;
+      const promise = (pull.tail as Promise<IteratorResult<WatchDelivery>>).then(() => {
+        pull.queued--;
+        return this.#pull(pull);
+      });
+      pull.tail = promise;
+      return promise;
+    };
+    return {
+      next,
+      return: (): Promise<IteratorResult<WatchDelivery>> => {
+        this.close("stopped");
+        return Promise.resolve(DONE);
+      },
+    };
   }
 }
