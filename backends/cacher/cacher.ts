@@ -248,6 +248,9 @@ export class Cacher {
         this.#revision = event.revision;
         this.#releaseWaiters();
       }
+      // A store may report a commit as current before its event is on the feed; whoever still
+      // waits for it asks again on the next turn rather than waiting for unrelated traffic.
+      if (this.#waiters.length > 0) setImmediate(() => this.#askProgress());
       return;
     }
     let entry: HistoryEntry | undefined;
