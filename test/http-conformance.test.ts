@@ -182,8 +182,9 @@ describe("REST verbs over HTTPS", () => {
     const old = await api.watch(`${CM}?watch=1&resourceVersion=1`);
     const first = await old.events.next();
     old.close();
-    assert.equal(first.value?.type, "ERROR");
-    assert.equal((first.value?.object as { code: number }).code, 410);
+    assert.ok(first.value, "an event arrives");
+    assert.equal(first.value.type, "ERROR");
+    assert.equal((first.value.object as { code: number }).code, 410);
   });
 
   it("honours dryRun and fieldValidation", async () => {
