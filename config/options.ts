@@ -95,6 +95,18 @@ export const OPTION_SPECS = [
     help: "CA bundle for client certificates; replaces the generated <data-dir>/pki/ca.crt",
   },
   {
+    flag: "max-requests-inflight",
+    key: "maxRequestsInflight",
+    kind: "int",
+    help: "most non-mutating requests served at once (watches excluded); more get 429 (0: no limit)",
+  },
+  {
+    flag: "max-mutating-requests-inflight",
+    key: "maxMutatingRequestsInflight",
+    kind: "int",
+    help: "most create/update/patch/delete requests served at once; more get 429 (0: no limit)",
+  },
+  {
     flag: "livez-grace-period",
     key: "livezGracePeriod",
     kind: "duration",
@@ -154,6 +166,8 @@ export interface ServerOptions {
   tlsPrivateKeyFile: string | undefined;
   tlsSans: string[];
   clientCAFile: string | undefined;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
   /** Milliseconds. */
   livezGracePeriod: number;
   /** Milliseconds. */
@@ -183,6 +197,8 @@ export const DEFAULTS: ServerOptions = {
   tlsPrivateKeyFile: undefined,
   tlsSans: [],
   clientCAFile: undefined,
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
   livezGracePeriod: 0,
   shutdownDelayDuration: 0,
   apiNaming: "cluster",

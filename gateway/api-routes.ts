@@ -6,6 +6,7 @@ import { type Authenticator, authenticate } from "../plugins/authentication/inde
 import type { HandlerEnv } from "./handlers/resource.ts";
 import { handleResource } from "./handlers/resource.ts";
 import { Pipeline, type RequestContext, type Stage } from "./pipeline/index.ts";
+import { type InflightLimits, inflightLimitStage } from "./pipeline/inflight-limit.ts";
 import { type ApiError, errors, toApiError } from "./request/api-error.ts";
 import { parseRequestInfo } from "./request/request-info.ts";
 
@@ -18,6 +19,7 @@ export interface ApiOptions {
   readonly anonymousAuth: boolean;
   /** Answers non-resource GETs under /api and /apis (discovery); undefined when unknown. */
   readonly discovery?: (ctx: RequestContext) => boolean;
+  readonly inflight?: InflightLimits;
 }
 
 export function defaultPipeline(options: ApiOptions): Pipeline {
@@ -45,6 +47,7 @@ export function defaultPipeline(options: ApiOptions): Pipeline {
         ctx.user = result.user;
       },
     },
+    inflightLimitStage(options.inflight ?? { readOnly: 400, mutating: 200 }),
     // --authorization-mode=AlwaysAllow: every authenticated request may proceed.
     { name: "authorization", run() {} },
     {

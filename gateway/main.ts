@@ -21,6 +21,7 @@ import { discoveryResponder, registerVersion } from "./discovery-routes.ts";
 import { Codec } from "./handlers/codec.ts";
 import { closeAllWatches } from "./handlers/watch.ts";
 import { registerHealth } from "./health.ts";
+import { logCheck } from "./log-check.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
@@ -119,6 +120,7 @@ async function main(options: ServerOptions): Promise<void> {
       authenticators: [x509Authenticator()],
       anonymousAuth: options.anonymousAuth,
       discovery: discoveryResponder(naming, currentDiscovery),
+      inflight: { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight },
     }),
   );
   registerHealth(
@@ -126,10 +128,12 @@ async function main(options: ServerOptions): Promise<void> {
     {
       livez: new Map([
         ["ping", () => {}],
+        ["log", logCheck(process.stdout)],
         ["storage", storageCheck],
       ]),
       readyz: new Map([
         ["ping", () => {}],
+        ["log", logCheck(process.stdout)],
         ["storage", storageCheck],
         ["cacher-sync", cacheCheck],
         [

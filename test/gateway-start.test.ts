@@ -9,6 +9,7 @@ import { after, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { ApiClient } from "./support/api-client.ts";
 import { kubectl, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
 
 const versions = kubectlVersions();
 const dirs: string[] = [];
@@ -44,7 +45,7 @@ describe("npm start", () => {
         assert.equal(ready.code, 0, ready.stdout);
         assert.equal(
           ready.stdout.trim(),
-          "[+]ping ok\n[+]storage ok\n[+]cacher-sync ok\n[+]controllers ok\n[+]shutdown ok\nreadyz check passed",
+          "[+]ping ok\n[+]log ok\n[+]storage ok\n[+]cacher-sync ok\n[+]controllers ok\n[+]shutdown ok\nreadyz check passed",
         );
       }
       const excluded = await kubectl(versions[0] as string, gw.kubeconfig, [
@@ -115,5 +116,37 @@ describe("npm start", () => {
       bad,
       /exited with 2[\s\S]*unknown api group version in runtime-config: nope.example\/v1/,
     );
+  });
+
+  it("on SIGTERM: readiness fails, requests are still served during the delay, then watches end and it exits 0", async () => {
+    const gw = await startGateway(["--storage-backend=memory", "--shutdown-delay-duration=1500ms"]);
+    dirs.push(gw.dataDir);
+    const api = new ApiClient(gw.kubeconfig);
+    try {
+      const watch = await api.watch("/api/v1/namespaces/default/configmaps?watch=1");
+      const ended = (async () => {
+        for await (const _ of watch.events) {
+          // drain until the server ends the stream
+        }
+        return true;
+      })();
+      const exited = new Promise<number | null>((resolve) => gw.child.once("exit", (code) => resolve(code)));
+      gw.child.kill("SIGTERM");
+      await eventually(
+        async () => (await api.call("GET", "/readyz")).status === 500,
+        5_000,
+        "readiness to fail",
+      );
+      assert.equal(
+        (await api.call("GET", "/api/v1/namespaces")).status,
+        200,
+        "still serving during the delay",
+      );
+      assert.equal(await ended, true, "the watch stream ended");
+      assert.equal(await exited, 0);
+    } finally {
+      await api.close();
+      await gw.stop();
+    }
   });
 });

@@ -188,6 +188,10 @@ export const errors = {
       "UnsupportedMediaType",
       `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
     ),
+  tooManyRequests: () =>
+    new ApiError(429, "TooManyRequests", "Too many requests, please try again later.", {
+      retryAfterSeconds: 1,
+    }),
   tooLarge: (limit: number) =>
     new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`),
   expired: (message: string, continueToken?: string) =>
