@@ -95,6 +95,12 @@ export const OPTION_SPECS = [
     help: "CA bundle for client certificates; replaces the generated <data-dir>/pki/ca.crt",
   },
   {
+    flag: "audit-log-path",
+    key: "auditLogPath",
+    kind: "string",
+    help: "append one audit event per API request (JSON lines, level Metadata) to this file",
+  },
+  {
     flag: "max-requests-inflight",
     key: "maxRequestsInflight",
     kind: "int",
@@ -166,6 +172,7 @@ export interface ServerOptions {
   tlsPrivateKeyFile: string | undefined;
   tlsSans: string[];
   clientCAFile: string | undefined;
+  auditLogPath: string | undefined;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   /** Milliseconds. */
@@ -197,6 +204,7 @@ export const DEFAULTS: ServerOptions = {
   tlsPrivateKeyFile: undefined,
   tlsSans: [],
   clientCAFile: undefined,
+  auditLogPath: undefined,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
   livezGracePeriod: 0,

@@ -2,7 +2,9 @@
 // pipeline of named stages, ending in the resource handlers; errors become Status bodies.
 import type { TLSSocket } from "node:tls";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Naming } from "../backends/naming/index.ts";
 import { type Authenticator, authenticate } from "../plugins/authentication/index.ts";
+import { type AuditLog, auditStage } from "./audit/audit-stage.ts";
 import type { HandlerEnv } from "./handlers/resource.ts";
 import { handleResource } from "./handlers/resource.ts";
 import { Pipeline, type RequestContext, type Stage } from "./pipeline/index.ts";
@@ -20,6 +22,9 @@ export interface ApiOptions {
   /** Answers non-resource GETs under /api and /apis (discovery); undefined when unknown. */
   readonly discovery?: (ctx: RequestContext) => boolean;
   readonly inflight?: InflightLimits;
+  readonly naming: Naming;
+  /** Where audit events go (`--audit-log-path`); none when absent. */
+  readonly auditLog?: AuditLog;
 }
 
 export function defaultPipeline(options: ApiOptions): Pipeline {
@@ -47,6 +52,7 @@ export function defaultPipeline(options: ApiOptions): Pipeline {
         ctx.user = result.user;
       },
     },
+    auditStage(options.naming, options.auditLog),
     inflightLimitStage(options.inflight ?? { readOnly: 400, mutating: 200 }),
     // --authorization-mode=AlwaysAllow: every authenticated request may proceed.
     { name: "authorization", run() {} },

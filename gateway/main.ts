@@ -15,6 +15,7 @@ import {
   ServiceAccountController,
 } from "../plugins/controllers/index.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
+import { fileAuditLog } from "./audit/audit-stage.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { DiscoveryCache } from "./discovery/index.ts";
 import { discoveryResponder, registerVersion } from "./discovery-routes.ts";
@@ -100,6 +101,7 @@ async function main(options: ServerOptions): Promise<void> {
     }
     return discovery;
   };
+  const auditLog = options.auditLogPath ? fileAuditLog(options.auditLogPath) : undefined;
   const app = createServer(tls, log);
   registerVersion(app);
   registerOpenApi(app, {
@@ -121,6 +123,8 @@ async function main(options: ServerOptions): Promise<void> {
       anonymousAuth: options.anonymousAuth,
       discovery: discoveryResponder(naming, currentDiscovery),
       inflight: { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight },
+      naming,
+      ...(auditLog ? { auditLog } : {}),
     }),
   );
   registerHealth(
@@ -204,6 +208,7 @@ async function main(options: ServerOptions): Promise<void> {
     closeAllWatches();
     await app.close();
     await controlPlane.stop();
+    await auditLog?.close();
     compactor.stop();
     await storage.close();
     log.info("stopped");

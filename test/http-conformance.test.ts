@@ -1,24 +1,34 @@
 // The REST core over real HTTPS, against the server started as README says: verbs, watch,
 // discovery, errors and namespaces, with the Status bodies clients depend on.
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ApiClient } from "./support/api-client.ts";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
 
 let gw: GatewayProcess;
+let auditPath: string;
 let api: ApiClient;
 const CM = "/api/v1/namespaces/default/configmaps";
 
 before(async () => {
   // A short replay window, so a watch from an early revision meets 410.
-  gw = await startGateway(["--storage-backend=memory", "--watch-cache-history=5"]);
+  auditPath = join(await mkdtemp(join(tmpdir(), "cg-audit-")), "audit.log");
+  gw = await startGateway([
+    "--storage-backend=memory",
+    "--watch-cache-history=5",
+    `--audit-log-path=${auditPath}`,
+  ]);
   api = new ApiClient(gw.kubeconfig);
 });
 after(async () => {
   await api?.close();
   await gw?.stop();
   if (gw) await rm(gw.dataDir, { recursive: true, force: true });
+  if (auditPath) await rm(join(auditPath, ".."), { recursive: true, force: true });
 });
 
 const cm = (
@@ -313,5 +323,34 @@ describe("authentication", () => {
     } finally {
       await anon.close();
     }
+  });
+});
+
+describe("audit", () => {
+  it("records who did what to which object, under the request's Audit-Id", async () => {
+    const created = await api.call("POST", CM, { body: cm("audited") });
+    const id = String(created.headers["audit-id"]);
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    let event: Record<string, unknown> | undefined;
+    await eventually(
+      async () => {
+        const lines = (await readFile(auditPath, "utf8")).trim().split("\n");
+        event = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.auditID === id);
+        return event !== undefined;
+      },
+      5_000,
+      "the audit event",
+    );
+    assert.equal(event?.kind, "Event");
+    assert.equal(event?.apiVersion, "audit.cluster.io/v1");
+    assert.equal(event?.verb, "create");
+    assert.deepEqual(event?.objectRef, {
+      resource: "configmaps",
+      namespace: "default",
+      apiGroup: "",
+      apiVersion: "v1",
+    });
+    assert.equal((event?.user as { username: string }).username, "cluster-admin");
+    assert.equal((event?.responseStatus as { code: number }).code, 201);
   });
 });
