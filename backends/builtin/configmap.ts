@@ -66,6 +66,7 @@ export function configMapKind(naming: Naming): BuiltinKind {
       errs.push(...dataErrors(object));
       return errs;
     },
+    fieldTypes: { immutable: "bool" },
     nameRule: "dns-subdomain",
     knownFields: {
       apiVersion: true,

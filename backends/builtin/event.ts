@@ -117,6 +117,22 @@ export function eventKind(naming: Naming): BuiltinKind {
   const strategy: Strategy = {
     validate: (object) => validateLegacyEvent(object, naming),
     validateUpdate: (object) => validateLegacyEvent(object, naming),
+    fieldTypes: {
+      involvedObject: "object",
+      reason: "string",
+      message: "string",
+      type: "string",
+      count: "int32",
+      source: "object",
+      firstTimestamp: "string",
+      lastTimestamp: "string",
+      eventTime: "string",
+      series: "object",
+      action: "string",
+      related: "object",
+      reportingComponent: "string",
+      reportingInstance: "string",
+    },
     nameRule: "path-segment",
     knownFields: {
       apiVersion: true,

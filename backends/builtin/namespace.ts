@@ -28,6 +28,14 @@ import { type BuiltinKind, CORE_V1, column } from "./kind.ts";
 export const NAMESPACE_ACTIVE = "Active";
 export const NAMESPACE_TERMINATING = "Terminating";
 
+const NAMESPACE_TYPES = {
+  spec: "object",
+  "spec.finalizers": "[]string",
+  status: "object",
+  "status.phase": "string",
+  "status.conditions": "[]object",
+} as const;
+
 export function namespaceKind(naming: Naming): BuiltinKind {
   const nameLabel = naming.label("metadata.name");
 
@@ -93,6 +101,7 @@ export function namespaceKind(naming: Naming): BuiltinKind {
       ];
     },
     returnDeletedObject: true,
+    fieldTypes: NAMESPACE_TYPES,
     nameRule: "dns-label",
     knownFields: {
       apiVersion: true,
@@ -138,6 +147,7 @@ export function namespaceKind(naming: Naming): BuiltinKind {
       }
       return errs;
     },
+    fieldTypes: NAMESPACE_TYPES,
     nameRule: "dns-label",
     knownFields: strategy.knownFields,
   };
@@ -153,6 +163,7 @@ export function namespaceKind(naming: Naming): BuiltinKind {
         ...specFinalizerErrors(object, true),
       ];
     },
+    fieldTypes: NAMESPACE_TYPES,
     nameRule: "dns-label",
     knownFields: strategy.knownFields,
   };

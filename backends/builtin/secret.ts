@@ -136,6 +136,7 @@ export function secretKind(naming: Naming): BuiltinKind {
       errs.push(...secretErrors(object));
       return errs;
     },
+    fieldTypes: { immutable: "bool", type: "string" },
     nameRule: "dns-subdomain",
     knownFields: {
       apiVersion: true,

@@ -33,6 +33,7 @@ export function serviceAccountKind(naming: Naming): BuiltinKind {
     prepareForUpdate: cleanSecretReferences,
     validate: (object) => validateMetadataFinalizerNames(object.metadata, naming),
     validateUpdate: (object) => validateMetadataFinalizerNames(object.metadata, naming),
+    fieldTypes: { automountServiceAccountToken: "bool", secrets: "[]object", imagePullSecrets: "[]object" },
     nameRule: "dns-subdomain",
     knownFields: {
       apiVersion: true,

@@ -12,8 +12,8 @@ import type {
   CacheWatchRequest,
 } from "../cacher/index.ts";
 import { ConflictError, isStorageError, type Storage, type StoredValue } from "../contract/index.ts";
-import type { ResourceSchema } from "../schema/index.ts";
-import { namespacePrefix, objectKey } from "../schema/index.ts";
+import { namespacePrefix, objectKey, type ResourceSchema, storageVersion } from "../schema/index.ts";
+import { OBJECT_META_TYPES, typeMismatch } from "../validation/json-types.ts";
 import {
   carryOverMetadata,
   validateObjectMeta,
@@ -232,6 +232,7 @@ export class Registry {
     body: JsonObject,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
+    this.#checkTypes(body);
     const m = this.#prepareCreate(body, namespace);
     const generated = !m.name && typeof m.generateName === "string" && m.generateName !== "";
     for (let attempt = 0; ; attempt++) {
@@ -297,6 +298,7 @@ export class Registry {
       }
       const old = this.#decode(current);
       const object = await transform(structuredClone(old));
+      this.#checkTypes(object);
       const m = meta(object);
       const om = meta(old);
       this.#checkUrlName(object, name);
@@ -379,6 +381,26 @@ export class Registry {
     if (!om.deletionTimestamp) {
       delete m.deletionTimestamp;
       delete m.deletionGracePeriodSeconds;
+    }
+  }
+
+  /** A value of the wrong JSON type is a 400 before anything else looks at the object. */
+  #checkTypes(object: JsonObject): void {
+    const problem =
+      typeMismatch(object, this.schema.kind, OBJECT_META_TYPES) ??
+      (this.strategy.fieldTypes
+        ? typeMismatch(object, this.schema.kind, this.strategy.fieldTypes)
+        : undefined);
+    if (problem) {
+      const name =
+        typeof object.metadata === "object" && object.metadata
+          ? String((object.metadata as Metadata).name ?? "")
+          : "";
+      throw this.#error(
+        "BadRequest",
+        name,
+        `${this.schema.kind} in version "${storageVersion(this.schema).name}" cannot be handled as a ${this.schema.kind}: ${problem}`,
+      );
     }
   }
 

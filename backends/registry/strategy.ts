@@ -1,5 +1,6 @@
 // What a kind adds to the generic object lifecycle: preparation, validation and a few switches.
 // Objects are plain JSON values; strategies mutate the object they are given.
+import type { FieldTypes } from "../validation/json-types.ts";
 import type { FieldError } from "./field-error.ts";
 
 export type JsonObject = Record<string, unknown>;
@@ -31,6 +32,8 @@ export interface Strategy {
    * warned about or refused per `fieldValidation`. Absent: every field is known.
    */
   readonly knownFields?: KnownFields;
+  /** JSON types of the kind's own scalar fields (metadata's are checked for every kind). */
+  readonly fieldTypes?: FieldTypes;
 }
 
 /**
