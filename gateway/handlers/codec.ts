@@ -91,8 +91,8 @@ export class Codec {
     void reply.send(body);
   }
 
-  /** JSON from the cache goes out as it is when the client wants plain compact JSON. */
-  #sendJson(
+  /** An object already in JSON: sent as it is when the client wants plain compact JSON. */
+  sendItem(
     ctx: RequestContext,
     code: number,
     json: string,
@@ -110,16 +110,6 @@ export class Codec {
     this.#send(ctx, code, encodeObject(converted, choice), choice.contentType);
   }
 
-  sendItem(
-    ctx: RequestContext,
-    code: number,
-    json: string,
-    choice: OutputChoice,
-    served: ServedResource,
-  ): void {
-    this.#sendJson(ctx, code, json, choice, served);
-  }
-
   sendObject(
     ctx: RequestContext,
     code: number,
@@ -127,7 +117,7 @@ export class Codec {
     choice: OutputChoice,
     served: ServedResource,
   ): void {
-    this.#sendJson(ctx, code, JSON.stringify(object), choice, served);
+    this.sendItem(ctx, code, JSON.stringify(object), choice, served);
   }
 
   sendStatus(ctx: RequestContext, code: number, status: Record<string, unknown>): void {
@@ -149,7 +139,7 @@ export class Codec {
     const meta: Record<string, unknown> = { resourceVersion: String(result.revision) };
     if (result.continue) meta.continue = result.continue;
     if (result.remainingItemCount !== undefined) meta.remainingItemCount = result.remainingItemCount;
-    this.#sendJson(
+    this.sendItem(
       ctx,
       200,
       this.#listJson(
@@ -171,7 +161,7 @@ export class Codec {
     version: string,
   ): void {
     const items = objects.map((o) => JSON.stringify(o));
-    this.#sendJson(ctx, 200, this.#listJson(served, version, {}, items), choice, served);
+    this.sendItem(ctx, 200, this.#listJson(served, version, {}, items), choice, served);
   }
 
   /** Decode a JSON or YAML body, noting duplicated keys. */
