@@ -25,7 +25,7 @@
 // otherwise idle core would have).
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { closeSync, fdatasyncSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -34,6 +34,26 @@ import { Agent, request } from "undici";
 import { ApiClient } from "../support/api-client.ts";
 import { freePort, type GatewayProcess, startGateway } from "../support/gateway-process.ts";
 import { median, podJson } from "./fixtures.ts";
+import {
+  add,
+  children,
+  fdatasyncTimes,
+  fmtList as fmtListOf,
+  fmtMs,
+  fmtRate,
+  fmtRatio,
+  killQuietly,
+  notes,
+  now,
+  printSummary,
+  printTable,
+  progress,
+  readOptions,
+  runMain,
+  section as runSection,
+  selector,
+  verdict,
+} from "./report.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -45,46 +65,17 @@ const USAGE = `usage: node test/bench/http.ts [--quick] [--only=${SCENARIOS.join
   --only=<ids>      comma-separated scenario ids (S1,S2,S3,S7 as in BENCHMARKS.md)
   --cpu-prof=<dir>  run the gateway under node --cpu-prof, writing its profile to <dir>`;
 
-interface Options {
-  readonly quick: boolean;
-  readonly only: Set<ScenarioId> | undefined;
-  readonly cpuProf: string | undefined;
-}
-
-function parseOptions(argv: string[]): Options {
-  let quick = false;
-  let only: Set<ScenarioId> | undefined;
-  let cpuProf: string | undefined;
-  for (const arg of argv) {
-    if (arg === "--quick") quick = true;
-    else if (arg.startsWith("--only=")) {
-      only = new Set();
-      for (const raw of arg.slice("--only=".length).split(",")) {
-        const id = raw.trim().toUpperCase();
-        if (id === "") continue;
-        if (!(SCENARIOS as readonly string[]).includes(id))
-          throw new Error(`unknown scenario ${raw}\n${USAGE}`);
-        only.add(id as ScenarioId);
-      }
-    } else if (arg.startsWith("--cpu-prof=")) cpuProf = resolve(arg.slice("--cpu-prof=".length));
-    else if (arg === "--help" || arg === "-h") {
-      console.log(USAGE);
-      process.exit(0);
-    } else throw new Error(`unknown argument ${arg}\n${USAGE}`);
-  }
-  return { quick, only, cpuProf };
-}
-
-const OPTIONS = (() => {
-  try {
-    return parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(2);
-  }
-})();
+let cpuProf: string | undefined;
+const OPTIONS = readOptions(SCENARIOS, USAGE, (arg) => {
+  if (!arg.startsWith("--cpu-prof=")) return false;
+  cpuProf = resolve(arg.slice("--cpu-prof=".length));
+  return true;
+});
+const CPU_PROF = cpuProf;
 const QUICK = OPTIONS.quick;
-const selected = (id: ScenarioId) => OPTIONS.only === undefined || OPTIONS.only.has(id);
+const selected = selector(OPTIONS);
+const section = (ids: ScenarioId[], what: string, fn: () => Promise<void>) =>
+  runSection(selected, ids, what, fn);
 
 /**
  * Run lengths in whole seconds (wrk's -d). "main" runs carry the targets (BENCHMARKS.md's method:
@@ -107,85 +98,13 @@ const BASELINE_SCRIPT = join(HERE, "http-baseline.ts");
 
 // ---- the table --------------------------------------------------------------------------------
 
-type Verdict = "ok" | "MISS" | "info" | "skipped" | "error";
-
-interface Row {
-  readonly id: string;
-  readonly figure: string;
-  readonly subject: string;
-  readonly baseline: string;
-  readonly ratio: string;
-  /** Server CPU time per request, subject / baseline, and baseline/subject as a ratio. */
-  readonly cpu?: string;
-  readonly target: string;
-  readonly verdict: Verdict;
-}
-
-type Cells = Record<keyof Row, string>;
-
-const rows: Row[] = [];
-const notes: string[] = [];
-
-function add(row: Row): void {
-  rows.push(row);
-  progress(`  ${row.id} ${row.figure}: ${row.subject} | ${row.baseline} | ${row.ratio} | ${row.verdict}`);
-}
-
-function progress(msg: string): void {
-  process.stderr.write(`${msg}\n`);
-}
-
-const verdict = (ok: boolean): Verdict => (ok ? "ok" : "MISS");
-
-function fmtRate(perSec: number): string {
-  if (!Number.isFinite(perSec)) return "n/a";
-  if (perSec >= 10_000) return `${(perSec / 1000).toFixed(1)}k/s`;
-  return `${Math.round(perSec).toLocaleString("en-US")}/s`;
-}
-
-function fmtMs(ms: number): string {
-  if (!Number.isFinite(ms)) return "n/a";
-  if (ms < 0.1) return `${(ms * 1000).toFixed(1)} µs`;
-  if (ms < 10) return `${ms.toFixed(2)} ms`;
-  if (ms < 1000) return `${ms.toFixed(1)} ms`;
-  return `${(ms / 1000).toFixed(2)} s`;
-}
-
-function fmtRatio(values: number[], digits = 2): string {
-  const finite = values.filter(Number.isFinite);
-  if (finite.length === 0) return "n/a";
-  const m = median(finite).toFixed(digits);
-  if (finite.length === 1) return `${m}x`;
-  return `${m}x (${Math.min(...finite).toFixed(digits)}-${Math.max(...finite).toFixed(digits)})`;
-}
-
+/** One value alone, several as "median (v1 / v2 / ...)". */
 function fmtList(values: number[], fmt: (v: number) => string): string {
-  if (values.length === 1) return fmt(values[0] as number);
-  return `${fmt(median(values))} (${values.map(fmt).join(" / ")})`;
+  return fmtListOf(values, fmt, true);
 }
 
 function fmtBytes(n: number): string {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} KB`;
-}
-
-function printTable(): void {
-  const header: Cells = {
-    id: "#",
-    figure: "figure",
-    subject: "subject",
-    baseline: "same-run baseline",
-    ratio: "ratio: median (range)",
-    cpu: "server CPU/request: subject / baseline = ratio",
-    target: "target",
-    verdict: "verdict",
-  };
-  const cols = ["id", "figure", "subject", "baseline", "ratio", "target", "verdict", "cpu"] as const;
-  const cells: Cells[] = rows.map((r) => ({ ...r, cpu: r.cpu ?? "-" }));
-  const widths = cols.map((c) => Math.max(...[header, ...cells].map((r) => r[c].length)));
-  const line = (r: Cells) => `| ${cols.map((c, i) => r[c].padEnd(widths[i] as number)).join(" | ")} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-  for (const r of cells) console.log(line(r));
 }
 
 function fmtUs(us: number): string {
@@ -205,20 +124,6 @@ function cpuCell(subject: RunResult[], baseline: RunResult[]): string {
 }
 
 // ---- processes ----------------------------------------------------------------------------------
-
-const now = () => performance.now();
-const children = new Set<ChildProcess>();
-process.once("exit", () => {
-  for (const child of children) if (child.pid !== undefined) killQuietly(child.pid);
-});
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
 
 function haveCommand(cmd: string, args: string[]): boolean {
   const r = spawnSync(cmd, args, { stdio: "ignore" });
@@ -510,21 +415,7 @@ function configMapJson(namespace: string, name: string, podIndex: number, seq: s
 
 /** Append 4 KB and fdatasync in a loop (as storage.ts does): median latency in ms. */
 function fdatasyncMedian(dir: string, durationMs: number): number {
-  const path = join(dir, `fsync-${Date.now()}`);
-  const fd = openSync(path, "w");
-  const block = Buffer.alloc(4096, 0x61);
-  const times: number[] = [];
-  try {
-    const end = now() + durationMs;
-    while (now() < end) {
-      const t = process.hrtime.bigint();
-      writeSync(fd, block);
-      fdatasyncSync(fd);
-      times.push(Number(process.hrtime.bigint() - t) / 1e6);
-    }
-  } finally {
-    closeSync(fd);
-  }
+  const times = fdatasyncTimes(join(dir, `fsync-${Date.now()}`), durationMs);
   return median(times);
 }
 
@@ -952,25 +843,6 @@ async function benchList(env: Env): Promise<void> {
 
 // ---- main ---------------------------------------------------------------------------------------------
 
-async function section(ids: ScenarioId[], what: string, fn: () => Promise<void>): Promise<void> {
-  if (!ids.some(selected)) return;
-  try {
-    await fn();
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    progress(`${what} failed: ${err instanceof Error ? (err.stack ?? message) : message}`);
-    add({
-      id: ids.filter(selected).join("/"),
-      figure: what,
-      subject: `error: ${message.split("\n")[0]}`,
-      baseline: "-",
-      ratio: "-",
-      target: "-",
-      verdict: "error",
-    });
-  }
-}
-
 async function main(): Promise<void> {
   const started = now();
   if (!haveCommand("wrk", ["--version"]))
@@ -984,13 +856,12 @@ async function main(): Promise<void> {
     // The orchestrator (mostly idle while wrk runs; the fdatasync loop of S3) stays off CPU 0.
     pin(process.pid, 1);
     const savedNodeOptions = process.env.NODE_OPTIONS;
-    if (OPTIONS.cpuProf !== undefined)
-      process.env.NODE_OPTIONS =
-        `${savedNodeOptions ?? ""} --cpu-prof --cpu-prof-dir=${OPTIONS.cpuProf}`.trim();
+    if (CPU_PROF !== undefined)
+      process.env.NODE_OPTIONS = `${savedNodeOptions ?? ""} --cpu-prof --cpu-prof-dir=${CPU_PROF}`.trim();
     try {
       gw = await startGateway([]);
     } finally {
-      if (OPTIONS.cpuProf !== undefined) {
+      if (CPU_PROF !== undefined) {
         if (savedNodeOptions === undefined) delete process.env.NODE_OPTIONS;
         else process.env.NODE_OPTIONS = savedNodeOptions;
       }
@@ -1064,26 +935,9 @@ async function main(): Promise<void> {
       `Rates count 2xx responses only. ${wrkRuns} wrk runs.`,
   );
   console.log("");
-  printTable();
+  printTable({ cpuHeader: "server CPU/request: subject / baseline = ratio" });
   console.log("");
-  for (const note of notes) console.log(`note: ${note}`);
-  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
-  console.log(
-    `summary: ${count("ok")} targets met, ${count("MISS")} missed, ${count("error")} errors, ` +
-      `${count("info")} reference figures; ${((now() - started) / 1000).toFixed(0)} s`,
-  );
-  for (const r of rows.filter((x) => x.verdict === "MISS" || x.verdict === "error"))
-    console.log(
-      `  ${r.verdict}: ${r.id} ${r.figure}: ${r.ratio !== "-" ? r.ratio : r.subject} (target ${r.target})`,
-    );
+  printSummary(started, { skipped: false });
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(
-      `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exit(1);
-  },
-);
+runMain(main);

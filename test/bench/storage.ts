@@ -19,8 +19,7 @@
 // busy for a while); the table is printed in BENCHMARKS.md's order. etcd rows need /usr/bin/etcd (or
 // $ETCD_BIN); without it they are listed as skipped. etcd and the worker are stopped by PID, also on error.
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,6 +42,26 @@ import { type EtcdServer, etcdBinary, startEtcd } from "../support/etcd.ts";
 import type { CacheWorkerConfig, CacheWorkerResult, S11Metric } from "./cache-worker.ts";
 import { embeddedWrites, rawLmdbWrites } from "./embedded-raw.ts";
 import { median, POD_PREFIX, percentile, podIdentity, podJson } from "./fixtures.ts";
+import {
+  add,
+  children,
+  fdatasyncTimes,
+  fmtList,
+  fmtMs,
+  fmtRate,
+  fmtRatio,
+  killQuietly,
+  notes,
+  now,
+  printSummary,
+  printTable,
+  progress,
+  readOptions,
+  runMain,
+  section as runSection,
+  selector,
+  verdict,
+} from "./report.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -53,38 +72,11 @@ const USAGE = `usage: node --expose-gc test/bench/storage.ts [--quick] [--only=$
   --quick         smaller counts and shorter runs (about 1-2 minutes)
   --only=<ids>    comma-separated scenario ids (S3,S2 ... as in BENCHMARKS.md)`;
 
-function parseOptions(argv: string[]): { quick: boolean; only: Set<ScenarioId> | undefined } {
-  let quick = false;
-  let only: Set<ScenarioId> | undefined;
-  for (const arg of argv) {
-    if (arg === "--quick") quick = true;
-    else if (arg.startsWith("--only=")) {
-      only = new Set();
-      for (const raw of arg.slice("--only=".length).split(",")) {
-        const id = raw.trim().toUpperCase();
-        if (id === "") continue;
-        if (!(SCENARIOS as readonly string[]).includes(id))
-          throw new Error(`unknown scenario ${raw}\n${USAGE}`);
-        only.add(id as ScenarioId);
-      }
-    } else if (arg === "--help" || arg === "-h") {
-      console.log(USAGE);
-      process.exit(0);
-    } else throw new Error(`unknown argument ${arg}\n${USAGE}`);
-  }
-  return { quick, only };
-}
-
-const OPTIONS = (() => {
-  try {
-    return parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(2);
-  }
-})();
+const OPTIONS = readOptions(SCENARIOS, USAGE);
 const QUICK = OPTIONS.quick;
-const selected = (id: ScenarioId) => OPTIONS.only === undefined || OPTIONS.only.has(id);
+const selected = selector(OPTIONS);
+const section = (ids: ScenarioId[], what: string, fn: () => Promise<void>) =>
+  runSection(selected, ids, what, fn);
 
 /** Sizes and durations; `--quick` keeps every scenario but runs it smaller. */
 const CFG = QUICK
@@ -121,50 +113,6 @@ const FANOUT_CONFIGS = [
   { watchers: 1_000, rate: 50 },
 ] as const;
 
-// ---- the table --------------------------------------------------------------------------------
-
-type Verdict = "ok" | "MISS" | "info" | "skipped" | "error";
-
-interface Row {
-  readonly id: string;
-  readonly figure: string;
-  readonly subject: string;
-  readonly baseline: string;
-  readonly ratio: string;
-  readonly target: string;
-  readonly verdict: Verdict;
-}
-
-const rows: Row[] = [];
-const notes: string[] = [];
-
-function add(row: Row): void {
-  rows.push(row);
-  progress(`  ${row.id} ${row.figure}: ${row.subject} | ${row.baseline} | ${row.ratio} | ${row.verdict}`);
-}
-
-function progress(msg: string): void {
-  process.stderr.write(`${msg}\n`);
-}
-
-function verdict(ok: boolean): Verdict {
-  return ok ? "ok" : "MISS";
-}
-
-function fmtRate(perSec: number): string {
-  if (!Number.isFinite(perSec)) return "n/a";
-  if (perSec >= 10_000) return `${(perSec / 1000).toFixed(1)}k/s`;
-  return `${Math.round(perSec).toLocaleString("en-US")}/s`;
-}
-
-function fmtMs(ms: number): string {
-  if (!Number.isFinite(ms)) return "n/a";
-  if (ms < 0.1) return `${(ms * 1000).toFixed(1)} µs`;
-  if (ms < 10) return `${ms.toFixed(2)} ms`;
-  if (ms < 1000) return `${ms.toFixed(1)} ms`;
-  return `${(ms / 1000).toFixed(2)} s`;
-}
-
 /** A signed difference in ms: "+0.12 ms", "-53.0 µs". */
 function fmtDelta(ms: number): string {
   return `${ms < 0 ? "-" : "+"}${fmtMs(Math.abs(ms))}`;
@@ -178,46 +126,8 @@ function fmtMB(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function fmtRatio(values: number[], digits = 2): string {
-  const finite = values.filter(Number.isFinite);
-  if (finite.length === 0) return "n/a";
-  const m = median(finite).toFixed(digits);
-  if (finite.length === 1) return `${m}x`;
-  return `${m}x (${Math.min(...finite).toFixed(digits)}-${Math.max(...finite).toFixed(digits)})`;
-}
-
-function fmtList(values: number[], fmt: (v: number) => string): string {
-  return `${fmt(median(values))} (${values.map(fmt).join(" / ")})`;
-}
-
-function printTable(): void {
-  const header: Record<keyof Row, string> = {
-    id: "#",
-    figure: "figure",
-    subject: "subject",
-    baseline: "same-run baseline",
-    ratio: "ratio: median (range)",
-    target: "target",
-    verdict: "verdict",
-  };
-  const cols = ["id", "figure", "subject", "baseline", "ratio", "target", "verdict"] as const;
-  // In BENCHMARKS.md's order (the run order differs: latency-sensitive scenarios go first).
-  const order = (r: Row) => Number(/S(\d+)/.exec(r.id)?.[1] ?? 99);
-  const sorted = rows
-    .map((r, i) => [r, i] as const)
-    .sort((a, b) => order(a[0]) - order(b[0]) || a[1] - b[1])
-    .map(([r]) => r);
-  const widths = cols.map((c) => Math.max(...[header, ...sorted].map((r) => r[c].length)));
-  const line = (r: Record<keyof Row, string>) =>
-    `| ${cols.map((c, i) => r[c].padEnd(widths[i] as number)).join(" | ")} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-  for (const r of sorted) console.log(line(r));
-}
-
 // ---- shared machinery ---------------------------------------------------------------------------
 
-const now = () => performance.now();
 const hr = () => process.hrtime.bigint();
 const hrMs = (from: bigint, to: bigint) => Number(to - from) / 1e6;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -319,38 +229,11 @@ async function rawEtcdWrites(client: EtcdClient, concurrency: number, durationMs
 
 /** Append 4 KB and fdatasync, in a loop: latency distribution of one durable append (ms). */
 function fdatasyncLoop(durationMs: number): { median: number; p99: number } {
-  const path = join(tmpRoot, `fsync-${++dirCount}`);
-  const fd = openSync(path, "w");
-  const block = Buffer.alloc(4096, 0x61);
-  const times: number[] = [];
-  try {
-    const end = now() + durationMs;
-    while (now() < end) {
-      const t = hr();
-      writeSync(fd, block);
-      fdatasyncSync(fd);
-      times.push(hrMs(t, hr()));
-    }
-  } finally {
-    closeSync(fd);
-  }
+  const times = fdatasyncTimes(join(tmpRoot, `fsync-${++dirCount}`), durationMs);
   return { median: median(times), p99: percentile(times, 99) };
 }
 
 // ---- child processes --------------------------------------------------------------------------
-
-const children = new Set<ChildProcess>();
-process.once("exit", () => {
-  for (const child of children) if (child.pid !== undefined) killQuietly(child.pid);
-});
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
 
 /** Run a worker script in a fresh `node --expose-gc` process; its `RESULT <json>` line. */
 async function runWorker<T>(script: string, config: unknown, timeoutMs: number): Promise<T> {
@@ -1075,25 +958,6 @@ async function benchCache(): Promise<void> {
 
 // ---- main ---------------------------------------------------------------------------------------------
 
-async function section(ids: ScenarioId[], what: string, fn: () => Promise<void>): Promise<void> {
-  if (!ids.some(selected)) return;
-  try {
-    await fn();
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    progress(`${what} failed: ${err instanceof Error ? (err.stack ?? message) : message}`);
-    add({
-      id: ids.filter(selected).join("/"),
-      figure: what,
-      subject: `error: ${message.split("\n")[0]}`,
-      baseline: "-",
-      ratio: "-",
-      target: "-",
-      verdict: "error",
-    });
-  }
-}
-
 async function main(): Promise<void> {
   if (globalThis.gc === undefined) notes.push("run without --expose-gc: memory figures are less exact");
   const started = now();
@@ -1160,27 +1024,9 @@ async function main(): Promise<void> {
       `${CFG.fanoutPairs} pairs of ${CFG.fanoutMs / 1000} s after ${CFG.fanoutWarmupMs / 1000} s warm-up.`,
   );
   console.log("");
-  printTable();
+  printTable({ byScenario: true });
   console.log("");
-  for (const note of notes) console.log(`note: ${note}`);
-  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
-  const missed = rows.filter((r) => r.verdict === "MISS" || r.verdict === "error");
-  console.log(
-    `summary: ${count("ok")} targets met, ${count("MISS")} missed, ${count("error")} errors, ` +
-      `${count("skipped")} skipped, ${count("info")} reference figures; ${((now() - started) / 1000).toFixed(0)} s`,
-  );
-  for (const r of missed)
-    console.log(
-      `  ${r.verdict}: ${r.id} ${r.figure}: ${r.ratio !== "-" ? r.ratio : r.subject} (target ${r.target})`,
-    );
+  printSummary(started, { skipped: true });
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(
-      `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exit(1);
-  },
-);
+runMain(main);
