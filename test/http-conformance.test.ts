@@ -342,7 +342,8 @@ describe("audit", () => {
       "the audit event",
     );
     assert.equal(event?.kind, "Event");
-    assert.equal(event?.apiVersion, "audit.cluster.io/v1");
+    assert.ok(event, "the audit event was found");
+    assert.equal(event.apiVersion, "audit.cluster.io/v1");
     assert.equal(event?.verb, "create");
     assert.deepEqual(event?.objectRef, {
       resource: "configmaps",
@@ -350,7 +351,7 @@ describe("audit", () => {
       apiGroup: "",
       apiVersion: "v1",
     });
-    assert.equal((event?.user as { username: string }).username, "cluster-admin");
-    assert.equal((event?.responseStatus as { code: number }).code, 201);
+    assert.equal((event.user as { username: string }).username, "cluster-admin");
+    assert.equal((event.responseStatus as { code: number }).code, 201);
   });
 });
