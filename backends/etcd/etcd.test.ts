@@ -178,7 +178,18 @@ describe("etcd storage", { skip: etcdSkipReason() }, () => {
       for (let round = 0; round < 20; round++) {
         const target = await s.currentRevision();
         watch.requestProgress();
-        for (const event of await untilProgress(iterator, target)) {
+        let events: WatchEvent[];
+        try {
+          events = await untilProgress(iterator, target);
+        } catch (err) {
+          // etcd before 3.4.31 can answer a progress request ahead of events it still owes; the
+          // backend notices and ends the watch with TooOld so its consumer re-lists. That is the
+          // one acceptable way out; a silent out-of-order delivery fails below.
+          assert.ok(err instanceof TooOldError, String(err));
+          assert.match(err.message, /after reporting progress/);
+          return;
+        }
+        for (const event of events) {
           const revision = event.type === "put" ? event.kv.modRevision : event.revision;
           assert.ok(revision >= last, `revision ${revision} after ${last}`);
           if (event.type !== "progress") assert.ok(revision > last, `event ${revision} not after ${last}`);
