@@ -20,7 +20,7 @@ import {
   validateObjectMetaUpdate,
 } from "../validation/object-meta.ts";
 import { RegistryError, type ResourceIdentity } from "./errors.ts";
-import { type FieldError, field } from "./field-error.ts";
+import type { FieldError } from "./field-error.ts";
 import type { JsonObject, Strategy } from "./strategy.ts";
 
 export interface WriteOptions {

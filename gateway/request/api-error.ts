@@ -170,7 +170,7 @@ export const errors = {
       kind: kind.kind,
       causes: causes.map((c) => ({
         reason: c.type,
-        message: formatFieldError(c).slice(c.field.length + 2),
+        message: fieldErrorBody(c),
         field: c.field,
       })),
     });
