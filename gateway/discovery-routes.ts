@@ -9,35 +9,20 @@ import {
   versionBody,
   versionInfo,
 } from "./discovery/index.ts";
+import { parseAccept } from "./negotiation/index.ts";
 import type { RequestContext } from "./pipeline/index.ts";
 import { errors } from "./request/api-error.ts";
 
-interface AcceptEntry {
-  readonly type: string;
-  readonly params: Readonly<Record<string, string>>;
-}
-
-function parseAccept(header: string | undefined): AcceptEntry[] {
-  if (!header) return [];
-  return header.split(",").map((part) => {
-    const [type, ...rest] = part.split(";").map((s) => s.trim());
-    const params: Record<string, string> = {};
-    for (const p of rest) {
-      const eq = p.indexOf("=");
-      if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim();
-    }
-    return { type: (type ?? "").toLowerCase(), params };
-  });
-}
-
-/** The first acceptable variant in Accept order; undefined when nothing fits (406). */
+/** The first acceptable variant in the order the server considers Accept clauses; undefined when nothing fits (406). */
 function chooseVariant(
   accept: string | undefined,
   aggregatedGroup: string | undefined,
 ): DiscoveryVariant | undefined {
-  const entries = parseAccept(accept);
-  if (entries.length === 0) return "legacy";
-  for (const e of entries) {
+  if (!accept) return "legacy";
+  const clauses = parseAccept(accept);
+  if (clauses.length === 0) return "legacy";
+  for (const c of clauses) {
+    const e = { type: `${c.type}/${c.subType}`, params: c.params };
     if (e.params.as === "APIGroupDiscoveryList") {
       // Clients name the group; one spelled for the other naming preset is not ours to answer.
       if (aggregatedGroup === undefined || e.type !== "application/json" || e.params.g !== aggregatedGroup)
