@@ -54,14 +54,21 @@ function dryRun(ctx: RequestContext): boolean {
   return true;
 }
 
+/**
+ * The request's selectors; `pinnedName` adds `metadata.name=<name>` (a watch on one object is a
+ * watch of the collection pinned to its name).
+ */
 function selectors(
   ctx: RequestContext,
   served: ServedResource,
+  pinnedName?: string,
 ): { labelSelector?: LabelSelector; fieldSelector?: FieldSelector } {
   const out: { labelSelector?: LabelSelector; fieldSelector?: FieldSelector } = {};
   const label = query(ctx, "labelSelector");
   if (label) out.labelSelector = parseLabelSelector(label);
-  const fieldText = query(ctx, "fieldSelector");
+  const fieldText = [query(ctx, "fieldSelector"), pinnedName ? `metadata.name=${pinnedName}` : undefined]
+    .filter(Boolean)
+    .join(",");
   if (fieldText) {
     const supported = new Set([
       "metadata.name",
@@ -140,18 +147,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     }
     case "watch": {
       const choice = codec.output(ctx, served, { list: true, stream: true });
-      const sel = selectors(ctx, served);
-      if (info.name) {
-        // A watch on one object is a watch of the collection pinned to its name.
-        sel.fieldSelector = parseFieldSelector(
-          [query(ctx, "fieldSelector"), `metadata.name=${info.name}`].filter(Boolean).join(","),
-          new Set([
-            "metadata.name",
-            "metadata.namespace",
-            ...Object.keys(schema.selectableFields?.({}) ?? {}),
-          ]),
-        );
-      }
+      const sel = selectors(ctx, served, info.name || undefined);
       const sendInitial = query(ctx, "sendInitialEvents");
       const watcher = await registry.watch(ns, {
         resourceVersion: query(ctx, "resourceVersion"),
