@@ -12,11 +12,10 @@ export async function take<T>(source: AsyncIterable<T>, count: number, timeoutMs
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new Error(`timed out after ${out.length} of ${count} items`);
     const ac = new AbortController();
-    const timer = delay(remaining, "timeout", { signal: ac.signal }).catch(() => "aborted");
+    const timer = delay(remaining, "timeout", { signal: ac.signal }).catch(() => undefined); // aborted once the race is decided
     const result = await Promise.race([iterator.next(), timer]);
     ac.abort();
     if (result === "timeout") throw new Error(`timed out after ${out.length} of ${count} items`);
-    if (result === "aborted") continue;
     const step = result as IteratorResult<T>;
     if (step.done) throw new Error(`stream ended after ${out.length} of ${count} items`);
     out.push(step.value);
