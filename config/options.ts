@@ -135,14 +135,185 @@ export const OPTION_SPECS = [
     flag: "anonymous-auth",
     key: "anonymousAuth",
     kind: "bool",
-    help: "let requests without credentials in as system:anonymous",
+    help: "let requests without credentials in as system:anonymous (always off when the only authorization mode is AlwaysAllow)",
+  },
+  {
+    flag: "token-auth-file",
+    key: "tokenAuthFile",
+    kind: "string",
+    help: 'CSV of static bearer tokens: token,user,uid[,"group1,group2"]',
+  },
+  {
+    flag: "enable-bootstrap-token-auth",
+    key: "enableBootstrapTokenAuth",
+    kind: "bool",
+    help: "accept bootstrap tokens kept as Secrets in the system namespace",
+  },
+  {
+    flag: "service-account-key-file",
+    key: "serviceAccountKeyFiles",
+    kind: "list",
+    help: "PEM files of public or private keys (RSA, ECDSA) that verify service-account tokens; repeatable (default <data-dir>/pki/sa.pub)",
+  },
+  {
+    flag: "service-account-signing-key-file",
+    key: "serviceAccountSigningKeyFile",
+    kind: "string",
+    help: "private key that signs service-account tokens (default <data-dir>/pki/sa.key)",
+  },
+  {
+    flag: "service-account-issuer",
+    key: "serviceAccountIssuers",
+    kind: "list",
+    help: "issuer (iss) of service-account tokens; the first signs, all are accepted; repeatable",
+  },
+  {
+    flag: "api-audiences",
+    key: "apiAudiences",
+    kind: "list",
+    help: "audiences of this server; tokens must be meant for one of them (default: the first issuer)",
+  },
+  {
+    flag: "service-account-lookup",
+    key: "serviceAccountLookup",
+    kind: "bool",
+    help: "reject service-account tokens whose account, secret or bound object no longer exists",
+  },
+  {
+    flag: "service-account-max-token-expiration",
+    key: "serviceAccountMaxTokenExpiration",
+    kind: "duration",
+    help: "longest lifetime a TokenRequest may ask for (0: no limit)",
+  },
+  {
+    flag: "oidc-issuer-url",
+    key: "oidcIssuerUrl",
+    kind: "string",
+    help: "https URL of the OpenID Connect issuer",
+  },
+  {
+    flag: "oidc-client-id",
+    key: "oidcClientId",
+    kind: "string",
+    help: "client id every ID token must be issued for",
+  },
+  {
+    flag: "oidc-username-claim",
+    key: "oidcUsernameClaim",
+    kind: "string",
+    help: "claim that holds the user name",
+  },
+  {
+    flag: "oidc-username-prefix",
+    key: "oidcUsernamePrefix",
+    kind: "string",
+    help: "prefix for user names; - disables prefixing (default <issuer># unless the claim is email)",
+  },
+  {
+    flag: "oidc-groups-claim",
+    key: "oidcGroupsClaim",
+    kind: "string",
+    help: "claim holding an array of groups",
+  },
+  { flag: "oidc-groups-prefix", key: "oidcGroupsPrefix", kind: "string", help: "prefix for group names" },
+  {
+    flag: "oidc-required-claim",
+    key: "oidcRequiredClaims",
+    kind: "list",
+    help: "key=value a token's claims must hold; repeatable",
+  },
+  {
+    flag: "oidc-ca-file",
+    key: "oidcCAFile",
+    kind: "string",
+    help: "CA bundle of the issuer (default: system roots)",
+  },
+  {
+    flag: "oidc-signing-algs",
+    key: "oidcSigningAlgs",
+    kind: "list",
+    help: "accepted JOSE signing algorithms",
+  },
+  {
+    flag: "authentication-token-webhook-config-file",
+    key: "authenticationTokenWebhookConfigFile",
+    kind: "string",
+    help: "kubeconfig-format file naming a TokenReview webhook",
+  },
+  {
+    flag: "authentication-token-webhook-version",
+    key: "authenticationTokenWebhookVersion",
+    kind: "string",
+    choices: ["v1beta1", "v1"],
+    help: "TokenReview version sent to the webhook",
+  },
+  {
+    flag: "authentication-token-webhook-cache-ttl",
+    key: "authenticationTokenWebhookCacheTtl",
+    kind: "duration",
+    help: "how long webhook answers are cached",
+  },
+  {
+    flag: "requestheader-client-ca-file",
+    key: "requestheaderClientCAFile",
+    kind: "string",
+    help: "CA bundle for authenticating proxies' client certificates (default <data-dir>/pki/front-proxy-ca.crt)",
+  },
+  {
+    flag: "requestheader-allowed-names",
+    key: "requestheaderAllowedNames",
+    kind: "list",
+    help: "common names an authenticating proxy's certificate may have (empty: any)",
+  },
+  {
+    flag: "requestheader-username-headers",
+    key: "requestheaderUsernameHeaders",
+    kind: "list",
+    help: "headers carrying the user name, first non-empty wins",
+  },
+  {
+    flag: "requestheader-group-headers",
+    key: "requestheaderGroupHeaders",
+    kind: "list",
+    help: "headers whose values are groups",
+  },
+  {
+    flag: "requestheader-extra-headers-prefix",
+    key: "requestheaderExtraHeadersPrefix",
+    kind: "list",
+    help: "header prefixes carrying extra user attributes",
   },
   {
     flag: "authorization-mode",
-    key: "authorizationMode",
+    key: "authorizationModes",
+    kind: "list",
+    choices: ["AlwaysAllow", "AlwaysDeny", "RBAC", "Node", "Webhook"],
+    help: "authorizers asked in order; the first that allows or denies decides",
+  },
+  {
+    flag: "authorization-webhook-config-file",
+    key: "authorizationWebhookConfigFile",
     kind: "string",
-    choices: ["AlwaysAllow"],
-    help: "authorizer; only AlwaysAllow exists so far",
+    help: "kubeconfig-format file naming a SubjectAccessReview webhook (mode Webhook)",
+  },
+  {
+    flag: "authorization-webhook-version",
+    key: "authorizationWebhookVersion",
+    kind: "string",
+    choices: ["v1beta1", "v1"],
+    help: "SubjectAccessReview version sent to the webhook",
+  },
+  {
+    flag: "authorization-webhook-cache-authorized-ttl",
+    key: "authorizationWebhookCacheAuthorizedTtl",
+    kind: "duration",
+    help: "how long an allow from the webhook is cached",
+  },
+  {
+    flag: "authorization-webhook-cache-unauthorized-ttl",
+    key: "authorizationWebhookCacheUnauthorizedTtl",
+    kind: "duration",
+    help: "how long a deny from the webhook is cached",
   },
   {
     flag: "runtime-config",
@@ -181,7 +352,42 @@ export interface ServerOptions {
   shutdownDelayDuration: number;
   apiNaming: "cluster" | "kubernetes";
   anonymousAuth: boolean;
-  authorizationMode: "AlwaysAllow";
+  tokenAuthFile: string | undefined;
+  enableBootstrapTokenAuth: boolean;
+  /** Empty: the generated <data-dir>/pki/sa.pub. */
+  serviceAccountKeyFiles: string[];
+  serviceAccountSigningKeyFile: string | undefined;
+  /** Empty: the naming preset's default issuer. */
+  serviceAccountIssuers: string[];
+  apiAudiences: string[];
+  serviceAccountLookup: boolean;
+  /** Milliseconds; 0 means no limit. */
+  serviceAccountMaxTokenExpiration: number;
+  oidcIssuerUrl: string | undefined;
+  oidcClientId: string | undefined;
+  oidcUsernameClaim: string;
+  oidcUsernamePrefix: string | undefined;
+  oidcGroupsClaim: string | undefined;
+  oidcGroupsPrefix: string | undefined;
+  oidcRequiredClaims: string[];
+  oidcCAFile: string | undefined;
+  oidcSigningAlgs: string[];
+  authenticationTokenWebhookConfigFile: string | undefined;
+  authenticationTokenWebhookVersion: "v1beta1" | "v1";
+  /** Milliseconds. */
+  authenticationTokenWebhookCacheTtl: number;
+  requestheaderClientCAFile: string | undefined;
+  requestheaderAllowedNames: string[];
+  requestheaderUsernameHeaders: string[];
+  requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[];
+  authorizationModes: ("AlwaysAllow" | "AlwaysDeny" | "RBAC" | "Node" | "Webhook")[];
+  authorizationWebhookConfigFile: string | undefined;
+  authorizationWebhookVersion: "v1beta1" | "v1";
+  /** Milliseconds. */
+  authorizationWebhookCacheAuthorizedTtl: number;
+  /** Milliseconds. */
+  authorizationWebhookCacheUnauthorizedTtl: number;
   runtimeConfig: string[];
   featureGates: Record<string, boolean>;
   help: boolean;
@@ -211,7 +417,36 @@ export const DEFAULTS: ServerOptions = {
   shutdownDelayDuration: 0,
   apiNaming: "cluster",
   anonymousAuth: true,
-  authorizationMode: "AlwaysAllow",
+  tokenAuthFile: undefined,
+  enableBootstrapTokenAuth: false,
+  serviceAccountKeyFiles: [],
+  serviceAccountSigningKeyFile: undefined,
+  serviceAccountIssuers: [],
+  apiAudiences: [],
+  serviceAccountLookup: true,
+  serviceAccountMaxTokenExpiration: 0,
+  oidcIssuerUrl: undefined,
+  oidcClientId: undefined,
+  oidcUsernameClaim: "sub",
+  oidcUsernamePrefix: undefined,
+  oidcGroupsClaim: undefined,
+  oidcGroupsPrefix: undefined,
+  oidcRequiredClaims: [],
+  oidcCAFile: undefined,
+  oidcSigningAlgs: ["RS256"],
+  authenticationTokenWebhookConfigFile: undefined,
+  authenticationTokenWebhookVersion: "v1beta1",
+  authenticationTokenWebhookCacheTtl: 2 * 60_000,
+  requestheaderClientCAFile: undefined,
+  requestheaderAllowedNames: ["front-proxy-client"],
+  requestheaderUsernameHeaders: ["X-Remote-User"],
+  requestheaderGroupHeaders: ["X-Remote-Group"],
+  requestheaderExtraHeadersPrefix: ["X-Remote-Extra-"],
+  authorizationModes: ["Node", "RBAC"],
+  authorizationWebhookConfigFile: undefined,
+  authorizationWebhookVersion: "v1beta1",
+  authorizationWebhookCacheAuthorizedTtl: 5 * 60_000,
+  authorizationWebhookCacheUnauthorizedTtl: 30_000,
   runtimeConfig: [],
   featureGates: {},
   help: false,
@@ -269,6 +504,8 @@ function convert(spec: OptionSpec, raw: unknown, where: string): unknown {
       if (!items) throw bad("expected a list");
       const list = items.map((s) => s.trim()).filter((s) => s !== "");
       if (spec.key === "featureGates") return parseGates(list, bad);
+      const unknown = spec.choices && list.find((item) => !spec.choices?.includes(item));
+      if (unknown) throw bad(`"${unknown}" is not one of ${spec.choices?.join(", ")}`);
       return list;
     }
   }
@@ -361,7 +598,38 @@ export function loadOptions(
   }
   if (options.securePort < 0 || options.securePort > 65535)
     throw new OptionError("--secure-port: out of range");
+  checkAuthOptions(options, { ...file, ...flags });
   return options;
+}
+
+/** Cross-checks of the authentication and authorization settings (`given`: what was set). */
+function checkAuthOptions(options: ServerOptions, given: Partial<Record<string, unknown>>): void {
+  if (options.authorizationModes.length === 0)
+    throw new OptionError("--authorization-mode: at least one mode");
+  const dup = options.authorizationModes.find((m, i) => options.authorizationModes.indexOf(m) !== i);
+  if (dup) throw new OptionError(`--authorization-mode: "${dup}" appears twice`);
+  if (
+    options.authorizationModes.includes("Webhook") !==
+    (options.authorizationWebhookConfigFile !== undefined)
+  ) {
+    throw new OptionError("--authorization-mode=Webhook and --authorization-webhook-config-file go together");
+  }
+  // As upstream: AlwaysAllow alone would let anonymous callers do anything.
+  if (options.authorizationModes.length === 1 && options.authorizationModes[0] === "AlwaysAllow") {
+    options.anonymousAuth = false;
+  }
+  if ((options.oidcIssuerUrl === undefined) !== (options.oidcClientId === undefined)) {
+    throw new OptionError("--oidc-issuer-url and --oidc-client-id go together");
+  }
+  if (options.oidcIssuerUrl !== undefined && !options.oidcIssuerUrl.startsWith("https://")) {
+    throw new OptionError("--oidc-issuer-url: must be an https:// URL");
+  }
+  for (const claim of options.oidcRequiredClaims) {
+    if (!/^[^=]+=/.test(claim)) throw new OptionError(`--oidc-required-claim: "${claim}" is not key=value`);
+  }
+  if (given.requestheaderUsernameHeaders !== undefined && options.requestheaderUsernameHeaders.length === 0) {
+    throw new OptionError("--requestheader-username-headers: at least one header");
+  }
 }
 
 export function usage(): string {

@@ -9,11 +9,33 @@ export interface AuthenticationRequest {
 }
 
 export type AuthenticationResult =
-  | { readonly kind: "user"; readonly user: UserInfo }
+  | {
+      readonly kind: "user";
+      readonly user: UserInfo;
+      /**
+       * The audiences the credential is valid for, when the authenticator checks audiences
+       * (TokenReview's `status.audiences`); absent: valid for this server.
+       */
+      readonly audiences?: readonly string[];
+    }
   | { readonly kind: "none" }
   | { readonly kind: "rejected"; readonly reason: string };
 
 export interface Authenticator {
   readonly name: string;
   authenticate(req: AuthenticationRequest): AuthenticationResult | Promise<AuthenticationResult>;
+}
+
+/**
+ * An authenticator of bearer tokens (static file, bootstrap, service account, OIDC, webhook).
+ * The same objects serve `Authorization: Bearer` and TokenReview. `audiences` are the ones the
+ * token must be good for (the server's `--api-audiences`, or a TokenReview's `spec.audiences`);
+ * an empty list means "this server, whatever its audiences".
+ */
+export interface TokenAuthenticator {
+  readonly name: string;
+  authenticateToken(
+    token: string,
+    audiences: readonly string[],
+  ): AuthenticationResult | Promise<AuthenticationResult>;
 }

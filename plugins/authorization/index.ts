@@ -1,0 +1,9 @@
+export type {
+  Attributes,
+  AuthorizationResult,
+  Authorizer,
+  Decision,
+  NonResourceRule,
+  ResourceRule,
+  RulesResult,
+} from "./authorizer.ts";

@@ -1,0 +1,1 @@
+export type { ApiObject, InformerEvent, LocalInformer, ObjectAccess, ResourceRef } from "./objects.ts";
