@@ -23,7 +23,7 @@ import { applyMergePatch } from "../patch/merge-patch.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { decodeProtobuf, PROTOBUF_MEDIA_TYPE, ProtobufDecodeError } from "../protobuf/codec.ts";
 import { errors, type Status } from "../request/api-error.ts";
-import type { ServedResource } from "../routing/resources.ts";
+import { knownFieldsOf, type Resource } from "../routing/resources.ts";
 
 export type { OutputChoice };
 
@@ -61,7 +61,7 @@ export class Codec {
 
   output(
     ctx: RequestContext,
-    _served: ServedResource,
+    _served: Resource,
     options: { list: boolean; stream: boolean },
   ): OutputChoice {
     const q = ctx.url.searchParams;
@@ -97,7 +97,7 @@ export class Codec {
     code: number,
     json: string,
     choice: OutputChoice,
-    served: ServedResource,
+    served: Resource,
   ): void {
     if (choice.kind === "json" && !choice.pretty) {
       this.#send(ctx, code, `${json}\n`, choice.contentType);
@@ -115,7 +115,7 @@ export class Codec {
     code: number,
     object: JsonObject,
     choice: OutputChoice,
-    served: ServedResource,
+    served: Resource,
   ): void {
     this.sendItem(ctx, code, JSON.stringify(object), choice, served);
   }
@@ -124,7 +124,7 @@ export class Codec {
     this.#send(ctx, code, JSON.stringify(status), JSON_TYPE);
   }
 
-  #listJson(served: ServedResource, version: string, meta: Record<string, unknown>, items: string[]): string {
+  #listJson(served: Resource, version: string, meta: Record<string, unknown>, items: string[]): string {
     const apiVersion = served.schema.group ? `${served.schema.group}/${version}` : version;
     return `{"kind":${JSON.stringify(served.schema.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[${items.join(",")}]}`;
   }
@@ -133,7 +133,7 @@ export class Codec {
     ctx: RequestContext,
     result: CacheListResult,
     choice: OutputChoice,
-    served: ServedResource,
+    served: Resource,
     version: string,
   ): void {
     const meta: Record<string, unknown> = { resourceVersion: String(result.revision) };
@@ -157,7 +157,7 @@ export class Codec {
     ctx: RequestContext,
     objects: JsonObject[],
     choice: OutputChoice,
-    served: ServedResource,
+    served: Resource,
     version: string,
   ): void {
     const items = objects.map((o) => JSON.stringify(o));
@@ -192,7 +192,7 @@ export class Codec {
   }
 
   /** The body of a create or update, of this resource's kind, with fieldValidation applied. */
-  async readObject(ctx: RequestContext, served: ServedResource, version: string): Promise<JsonObject> {
+  async readObject(ctx: RequestContext, served: Resource, version: string): Promise<JsonObject> {
     const protobufTypes = this.#protobufTypes();
     const type = negotiateInput(ctx.req.headers["content-type"], [JSON_TYPE, YAML_TYPE, ...protobufTypes]);
     if (protobufTypes.includes(type)) {
@@ -217,7 +217,7 @@ export class Codec {
     return value;
   }
 
-  #checkTypeMeta(object: JsonObject, served: ServedResource, version: string): void {
+  #checkTypeMeta(object: JsonObject, served: Resource, version: string): void {
     const { schema } = served;
     const expected = schema.group ? `${schema.group}/${version}` : version;
     if (object.apiVersion === undefined || object.apiVersion === "") object.apiVersion = expected;
@@ -232,6 +232,8 @@ export class Codec {
         `the kind in the data (${String(object.kind)}) does not match the expected kind (${schema.kind})`,
       );
     }
+    // Virtual resources answer at whatever version was asked.
+    if (!("registry" in served)) return;
     // Objects are kept at the storage version; with one version per kind for now they agree.
     const stored = storageVersion(schema).name;
     if (stored !== version)
@@ -241,7 +243,7 @@ export class Codec {
   #fieldValidation(
     ctx: RequestContext,
     object: JsonObject,
-    served: ServedResource,
+    served: Resource,
     duplicates: readonly string[],
   ): void {
     const level = ctx.url.searchParams.get("fieldValidation") ?? "Warn";
@@ -250,7 +252,7 @@ export class Codec {
         `fieldValidation: Unsupported value: "${level}": supported values: "Ignore", "Warn", "Strict"`,
       );
     }
-    const known = served.registry.strategy.knownFields;
+    const known = knownFieldsOf(served);
     const unknown = known ? pruneUnknownFields(object, known) : [];
     if ((unknown.length === 0 && duplicates.length === 0) || level === "Ignore") return;
     const problems = [
@@ -273,7 +275,7 @@ export class Codec {
     type: string,
     current: JsonObject,
     patch: unknown,
-    served: ServedResource,
+    served: Resource,
     version: string,
   ): JsonObject {
     let result: unknown;
@@ -337,7 +339,7 @@ export class Codec {
   watchFrame(
     d: WatchDelivery,
     choice: OutputChoice,
-    served: ServedResource,
+    served: Resource,
     version: string,
     first: boolean,
   ): string {

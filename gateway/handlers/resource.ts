@@ -11,7 +11,7 @@ import {
 } from "../../backends/selection/index.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
-import type { ResourceTable, ServedResource } from "../routing/resources.ts";
+import type { ResourceTable, ServedResource, VirtualResource } from "../routing/resources.ts";
 import { type Codec, type OutputChoice, queryFlag } from "./codec.ts";
 import { serveWatch } from "./watch.ts";
 
@@ -22,6 +22,12 @@ export interface HandlerEnv {
   readonly watchListEnabled: boolean;
   /** Namespaces that exist from the start and cannot be deleted. */
   readonly protectedNamespaces: ReadonlySet<string>;
+  /**
+   * Subresources that answer `create` with a computed object of another kind (a ServiceAccount's
+   * `token`), by `<group>/<resource>/<subresource>`; the virtual resource's schema names the body
+   * kind and its version.
+   */
+  readonly subresourceActions?: ReadonlyMap<string, VirtualResource>;
 }
 
 const PATCH_TYPES = [
@@ -101,13 +107,43 @@ async function checkNamespaceOpen(env: HandlerEnv, namespace: string): Promise<v
   }
 }
 
+/** A create on a virtual resource, or on a subresource action: the answer is computed. */
+async function handleVirtual(
+  ctx: RequestContext,
+  env: HandlerEnv,
+  target: VirtualResource,
+  version: string,
+  namespace: string | undefined,
+  name: string | undefined,
+): Promise<void> {
+  const info = ctx.info;
+  const ref = { group: target.schema.group, resource: target.schema.plural };
+  if (info?.verb !== "create") throw errors.methodNotSupported(ref, info?.verb || ctx.req.method);
+  const body = await env.codec.readObject(ctx, target, version);
+  const choice = env.codec.output(ctx, target, { list: false, stream: false });
+  const object = await target.create(ctx, body, version, namespace, name);
+  env.codec.sendObject(ctx, 201, object, choice, target);
+}
+
 export async function handleResource(ctx: RequestContext, env: HandlerEnv): Promise<void> {
   const info = ctx.info;
   if (!info?.isResourceRequest) throw errors.pageNotFound();
   const served = env.resources.lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!served) throw errors.pageNotFound();
+  if (!served) {
+    const virtual = env.resources.lookupVirtual(info.apiGroup, info.apiVersion, info.resource);
+    if (!virtual || info.subresource || info.name) throw errors.pageNotFound();
+    if (virtual.schema.namespaced !== Boolean(info.namespace)) throw errors.pageNotFound();
+    return handleVirtual(ctx, env, virtual, info.apiVersion, info.namespace || undefined, undefined);
+  }
   const { schema, registry } = served;
   const subresource = info.subresource || undefined;
+  const action = subresource
+    ? env.subresourceActions?.get(`${schema.group}/${schema.plural}/${subresource}`)
+    : undefined;
+  if (action && schema.subresources.includes(subresource as string)) {
+    const version = storageVersionName(action);
+    return handleVirtual(ctx, env, action, version, info.namespace || undefined, info.name);
+  }
   if (subresource) {
     if (!schema.subresources.includes(subresource) || !registry.subresources[subresource])
       throw errors.pageNotFound();
@@ -248,6 +284,10 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     default:
       throw errors.methodNotSupported(ref, info.verb || ctx.req.method);
   }
+}
+
+function storageVersionName(resource: VirtualResource): string {
+  return (resource.schema.versions.find((v) => v.served) ?? { name: "v1" }).name;
 }
 
 export type { OutputChoice };

@@ -1,10 +1,39 @@
 // The table the router consults: which (group, version, resource) is served by which registry.
-import type { Registry } from "../../backends/registry/index.ts";
+import type { JsonObject, KnownFields, Registry } from "../../backends/registry/index.ts";
 import type { ResourceSchema } from "../../backends/schema/index.ts";
+import type { RequestContext } from "../pipeline/index.ts";
 
 export interface ServedResource {
   readonly schema: ResourceSchema;
   readonly registry: Registry;
+}
+
+/**
+ * A resource that is computed, never stored (the access and token reviews): it only answers
+ * `create`, from the request's body and caller.
+ */
+export interface VirtualResource {
+  readonly schema: ResourceSchema;
+  /** The fields a body may carry, for `fieldValidation`; absent: any. */
+  readonly knownFields?: KnownFields;
+  /**
+   * The response object (sent with 201), given the decoded body at the request's version;
+   * `name` is the parent object's name for a subresource action.
+   */
+  create(
+    ctx: RequestContext,
+    body: JsonObject,
+    version: string,
+    namespace: string | undefined,
+    name: string | undefined,
+  ): Promise<JsonObject>;
+}
+
+/** What the codec needs of either kind of resource. */
+export type Resource = ServedResource | VirtualResource;
+
+export function knownFieldsOf(resource: Resource): KnownFields | undefined {
+  return "registry" in resource ? resource.registry.strategy.knownFields : resource.knownFields;
 }
 
 export type EnabledPredicate = (group: string, version: string, resource: string) => boolean;
@@ -12,6 +41,8 @@ export type EnabledPredicate = (group: string, version: string, resource: string
 export class ResourceTable {
   readonly #byPath = new Map<string, ServedResource>();
   readonly #all: ServedResource[] = [];
+  readonly #virtualByPath = new Map<string, VirtualResource>();
+  readonly #virtual: VirtualResource[] = [];
   #generation = 0;
   #enabled: EnabledPredicate = () => true;
 
@@ -30,6 +61,19 @@ export class ResourceTable {
     this.#generation++;
   }
 
+  addVirtual(resource: VirtualResource): void {
+    for (const v of resource.schema.versions) {
+      if (v.served) this.#virtualByPath.set(`${resource.schema.group}/${v.name}/${resource.schema.plural}`, resource);
+    }
+    this.#virtual.push(resource);
+    this.#generation++;
+  }
+
+  lookupVirtual(group: string, version: string, resource: string): VirtualResource | undefined {
+    if (!this.#enabled(group, version, resource)) return undefined;
+    return this.#virtualByPath.get(`${group}/${version}/${resource}`);
+  }
+
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
     if (!this.#enabled(group, version, resource)) return undefined;
     return this.#byPath.get(`${group}/${version}/${resource}`);
@@ -43,7 +87,7 @@ export class ResourceTable {
   /** Every resource with the versions `--runtime-config` turned off marked as not served. */
   get schemas(): ResourceSchema[] {
     const out: ResourceSchema[] = [];
-    for (const { schema } of this.#all) {
+    for (const { schema } of [...this.#all, ...this.#virtual]) {
       const versions = schema.versions.map((v) =>
         v.served && !this.#enabled(schema.group, v.name, schema.plural) ? { ...v, served: false } : v,
       );
@@ -54,6 +98,11 @@ export class ResourceTable {
 
   get all(): readonly ServedResource[] {
     return this.#all;
+  }
+
+  /** Stored and virtual schemas alike, whatever `--runtime-config` says. */
+  get allSchemas(): readonly ResourceSchema[] {
+    return [...this.#all.map((r) => r.schema), ...this.#virtual.map((r) => r.schema)];
   }
 
   /** Changes whenever the set of resources changes (discovery rebuilds on it). */
