@@ -1,18 +1,15 @@
 // The controllers' way to the API: plain HTTPS requests to the gateway with their own client
-// certificate, exactly as an external client would make them (DESIGN.md, Controllers).
-import { Agent, request } from "undici";
+// certificate, exactly as an external client would make them (DESIGN.md, Controllers). The
+// transport is the shared API client; this adds `must` and the controllers' error type.
+import { ApiClient, type ApiReply, ResponseError } from "../client/index.ts";
+
+export type { ApiReply } from "../client/index.ts";
 
 export interface ControllerCredentials {
   readonly server: string;
   readonly caPem: string;
   readonly certPem: string;
   readonly keyPem: string;
-}
-
-export interface ApiReply {
-  readonly status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: API bodies are walked field by field by callers
-  readonly body: any;
 }
 
 export class ApiError extends Error {
@@ -25,39 +22,22 @@ export class ApiError extends Error {
 }
 
 export class ControllerClient {
-  readonly #server: string;
-  readonly #agent: Agent;
+  readonly #client: ApiClient;
 
   constructor(credentials: ControllerCredentials) {
-    this.#server = credentials.server;
-    this.#agent = new Agent({
-      connect: { ca: credentials.caPem, cert: credentials.certPem, key: credentials.keyPem },
-      keepAliveTimeout: 30_000,
+    this.#client = new ApiClient({
+      cluster: {
+        server: credentials.server,
+        caPem: credentials.caPem,
+        insecureSkipTlsVerify: false,
+        extensions: {},
+      },
+      user: { clientCertPem: credentials.certPem, clientKeyPem: credentials.keyPem },
     });
   }
 
-  async call(
-    method: string,
-    path: string,
-    body?: unknown,
-    contentType = "application/json",
-  ): Promise<ApiReply> {
-    const res = await request(`${this.#server}${path}`, {
-      method: method as "GET",
-      dispatcher: this.#agent,
-      headers: body === undefined ? {} : { "content-type": contentType },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      headersTimeout: 30_000,
-      bodyTimeout: 30_000,
-    });
-    const text = await res.body.text();
-    let parsed: unknown;
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text);
-    } catch {
-      parsed = text;
-    }
-    return { status: res.statusCode, body: parsed };
+  call(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<ApiReply> {
+    return this.#client.call(method, path, body, contentType);
   }
 
   /** Like `call`, but a non-2xx answer is thrown. */
@@ -76,32 +56,15 @@ export class ControllerClient {
     path: string,
     signal: AbortSignal,
   ): AsyncGenerator<{ type: string; object: Record<string, unknown> }> {
-    const res = await request(`${this.#server}${path}`, {
-      method: "GET",
-      dispatcher: this.#agent,
-      signal,
-      bodyTimeout: 0,
-    });
-    if (res.statusCode !== 200) {
-      const text = await res.body.text();
-      throw new ApiError(res.statusCode, `watch ${path}: ${res.statusCode} ${text}`);
-    }
-    let buffer = "";
     try {
-      for await (const chunk of res.body) {
-        buffer += chunk.toString();
-        for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          if (line.trim()) yield JSON.parse(line) as { type: string; object: Record<string, unknown> };
-        }
-      }
+      yield* this.#client.watch(path, signal);
     } catch (err) {
-      if (!signal.aborted) throw err;
+      if (err instanceof ResponseError) throw new ApiError(err.status, err.message);
+      throw err;
     }
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#client.close();
   }
 }
