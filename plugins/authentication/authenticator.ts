@@ -4,7 +4,10 @@ import type { TLSSocket } from "node:tls";
 import type { UserInfo } from "../../gateway/pipeline/index.ts";
 
 export interface AuthenticationRequest {
+  /** Node's view: repeated headers joined into one "a, b" value (set-cookie aside). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Every header as the list of its lines, when the server provides it. */
+  readonly headersDistinct?: Readonly<Record<string, string[] | undefined>>;
   readonly socket: TLSSocket;
 }
 

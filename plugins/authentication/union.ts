@@ -1,7 +1,9 @@
 // Authenticators tried as a union: the first user found decides; an invalid credential is a
 // 401 even when anonymous access is on; no credential at all is anonymous (when allowed).
+// An authenticator that throws counts as a rejection (a 401, not a 500); its reason names the
+// error's kind only, since messages may quote the credential.
 import type { UserInfo } from "../../gateway/pipeline/index.ts";
-import type { AuthenticationRequest, Authenticator } from "./authenticator.ts";
+import type { AuthenticationRequest, AuthenticationResult, Authenticator } from "./authenticator.ts";
 
 export const ANONYMOUS: UserInfo = {
   username: "system:anonymous",
@@ -9,6 +11,12 @@ export const ANONYMOUS: UserInfo = {
   groups: ["system:unauthenticated"],
   extra: {},
 };
+
+/** A reason for an exception that says what failed without echoing its message (which may quote input). */
+export function describeFailure(err: unknown): string {
+  const kind = err instanceof Error ? err.name : typeof err;
+  return `internal error (${kind})`;
+}
 
 export type UnionResult = { readonly user: UserInfo } | { readonly rejected: string };
 
@@ -19,7 +27,13 @@ export async function authenticate(
 ): Promise<UnionResult> {
   const reasons: string[] = [];
   for (const a of authenticators) {
-    const result = await a.authenticate(req);
+    let result: AuthenticationResult;
+    try {
+      result = await a.authenticate(req);
+    } catch (err) {
+      reasons.push(`${a.name}: ${describeFailure(err)}`);
+      continue;
+    }
     if (result.kind === "user") {
       const groups = result.user.groups.includes("system:authenticated")
         ? result.user.groups

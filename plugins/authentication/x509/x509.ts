@@ -1,8 +1,28 @@
 // Client certificates: a certificate that chains to the client CA authenticates its subject's
 // CN as the user and each O as a group. One that does not chain is an invalid credential.
-import type { Authenticator } from "../authenticator.ts";
+//
+// The listener also trusts the authenticating proxy's CA (clients only offer a certificate whose
+// issuer the server lists), so OpenSSL's verdict alone is not enough: given the client CA, the
+// chain is checked against it here, once per connection.
+import type { TLSSocket } from "node:tls";
+import type { AuthenticationResult, Authenticator } from "../authenticator.ts";
+import { type ChainResult, parseCertificateBundle, verifyPeerChain } from "../request-header/verify-chain.ts";
 
-export function x509Authenticator(): Authenticator {
+function identity(socket: TLSSocket): AuthenticationResult {
+  const cert = socket.getPeerCertificate?.();
+  const subject = cert.subject as unknown as Record<string, string | string[] | undefined>;
+  const cn = subject.CN;
+  const username = Array.isArray(cn) ? cn[0] : cn;
+  if (!username) return { kind: "rejected", reason: "client certificate has no common name" };
+  const o = subject.O;
+  const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
+  return { kind: "user", user: { username, uid: "", groups, extra: {} } };
+}
+
+/** `clientCaPem`: verify against this bundle; absent, trust the listener's own verification. */
+export function x509Authenticator(clientCaPem?: string): Authenticator {
+  const roots = clientCaPem === undefined ? undefined : parseCertificateBundle(clientCaPem);
+  const verdicts = new WeakMap<TLSSocket, ChainResult>();
   return {
     name: "x509",
     authenticate({ socket }) {
@@ -14,13 +34,16 @@ export function x509Authenticator(): Authenticator {
           reason: `client certificate not accepted: ${String(socket.authorizationError)}`,
         };
       }
-      const subject = cert.subject as unknown as Record<string, string | string[] | undefined>;
-      const cn = subject.CN;
-      const username = Array.isArray(cn) ? cn[0] : cn;
-      if (!username) return { kind: "rejected", reason: "client certificate has no common name" };
-      const o = subject.O;
-      const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
-      return { kind: "user", user: { username, uid: "", groups, extra: {} } };
+      if (roots) {
+        let verdict = verdicts.get(socket);
+        if (!verdict) {
+          verdict = verifyPeerChain(socket, roots);
+          verdicts.set(socket, verdict);
+        }
+        if (!verdict.ok)
+          return { kind: "rejected", reason: `client certificate not accepted: ${verdict.reason}` };
+      }
+      return identity(socket);
     },
   };
 }
