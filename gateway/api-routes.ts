@@ -1,16 +1,16 @@
 // Wires the API surface into the HTTPS server: every /api and /apis request goes through the
 // pipeline of named stages, ending in the resource handlers; errors become Status bodies.
-import type { TLSSocket } from "node:tls";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Naming } from "../backends/naming/index.ts";
-import { type Authenticator, authenticate } from "../plugins/authentication/index.ts";
-import { type AuditLog, auditStage } from "./audit/audit-stage.ts";
+import type { Authenticator } from "../plugins/authentication/index.ts";
+import type { Authorizer } from "../plugins/authorization/index.ts";
+import type { AuditLog } from "./audit/audit-stage.ts";
+import { accessStages, requestContext } from "./authorization/access.ts";
 import type { HandlerEnv } from "./handlers/resource.ts";
 import { handleResource } from "./handlers/resource.ts";
-import { Pipeline, type RequestContext, type Stage } from "./pipeline/index.ts";
+import { Pipeline, type RequestContext } from "./pipeline/index.ts";
 import { type InflightLimits, inflightLimitStage } from "./pipeline/inflight-limit.ts";
 import { type ApiError, errors, toApiError } from "./request/api-error.ts";
-import { parseRequestInfo } from "./request/request-info.ts";
 
 /** Upstream's limit on request bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -19,6 +19,8 @@ export interface ApiOptions {
   readonly env: HandlerEnv;
   readonly authenticators: readonly Authenticator[];
   readonly anonymousAuth: boolean;
+  /** The authorizer chain (`--authorization-mode`): impersonation and every request ask it. */
+  readonly authorizer: Authorizer;
   /** Answers non-resource GETs under /api and /apis (discovery); undefined when unknown. */
   readonly discovery?: (ctx: RequestContext) => boolean;
   readonly inflight?: InflightLimits;
@@ -27,35 +29,13 @@ export interface ApiOptions {
   readonly auditLog?: AuditLog;
 }
 
+/**
+ * request-info, authentication, audit, impersonation, limits, authorization, routing: upstream's
+ * filter order (in-flight limits count only requests whose caller is known).
+ */
 export function defaultPipeline(options: ApiOptions): Pipeline {
-  const stages: Stage[] = [
-    {
-      name: "request-info",
-      run(ctx) {
-        ctx.info = parseRequestInfo(ctx.req.method, ctx.req.url, ctx.url.searchParams);
-        if (ctx.info.parseError)
-          throw errors.internal(`failed to create RequestInfo: ${ctx.info.parseError}`);
-      },
-    },
-    {
-      name: "authentication",
-      async run(ctx) {
-        const result = await authenticate(
-          options.authenticators,
-          { headers: ctx.req.headers, socket: ctx.socket },
-          options.anonymousAuth,
-        );
-        if ("rejected" in result) {
-          ctx.req.log.info({ reason: result.rejected }, "authentication failed");
-          throw errors.unauthorized();
-        }
-        ctx.user = result.user;
-      },
-    },
-    auditStage(options.naming, options.auditLog),
-    inflightLimitStage(options.inflight ?? { readOnly: 400, mutating: 200 }),
-    // --authorization-mode=AlwaysAllow: every authenticated request may proceed.
-    { name: "authorization", run() {} },
+  const pipeline = new Pipeline([
+    ...accessStages(options),
     {
       name: "routing",
       async run(ctx) {
@@ -66,8 +46,11 @@ export function defaultPipeline(options: ApiOptions): Pipeline {
         await handleResource(ctx, options.env);
       },
     },
-  ];
-  return new Pipeline(stages);
+  ]);
+  return pipeline.insertBefore(
+    "authorization",
+    inflightLimitStage(options.inflight ?? { readOnly: 400, mutating: 200 }),
+  );
 }
 
 export function sendError(reply: FastifyReply, err: ApiError): void {
@@ -95,14 +78,7 @@ export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {
   });
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
-    const ctx: RequestContext = {
-      req,
-      reply,
-      url: new URL(req.url, "https://localhost"),
-      socket: req.raw.socket as TLSSocket,
-      warnings: [],
-      done: false,
-    };
+    const ctx = requestContext(req, reply);
     try {
       await pipeline.run(ctx);
     } catch (err) {

@@ -2,6 +2,7 @@
 // and `/version`. Aggregated discovery is chosen by the Accept header, as kubectl asks for it.
 import type { FastifyInstance } from "fastify";
 import type { Naming } from "../backends/naming/index.ts";
+import type { AccessGuard } from "./authorization/guard.ts";
 import {
   type DiscoveryCache,
   type DiscoveryVariant,
@@ -65,10 +66,11 @@ export function discoveryResponder(
   };
 }
 
-export function registerVersion(app: FastifyInstance): void {
+/** `/version`, behind the access guard (RBAC lets anyone read it through system:public-info-viewer). */
+export function registerVersion(app: FastifyInstance, guard: AccessGuard): void {
   const body = versionBody(versionInfo());
   for (const path of ["/version", "/version/"]) {
-    app.get(path, (_req, reply) => {
+    app.get(path, { onRequest: guard }, (_req, reply) => {
       void reply.type("application/json").send(body);
     });
   }

@@ -1,6 +1,9 @@
 // /livez, /readyz and /healthz: named checks, `?verbose` for humans, `?exclude=<check>`, and
-// `/<endpoint>/<check>` for one check. Machines read only the status code.
+// `/<endpoint>/<check>` for one check. Machines read only the status code. Callers pass
+// authentication and authorization like everywhere else (anonymous probes get in through RBAC's
+// system:public-info-viewer).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AccessGuard } from "./authorization/guard.ts";
 
 export type HealthCheck = () => Promise<void> | void;
 
@@ -90,11 +93,20 @@ function withGrace(
   return out;
 }
 
+export interface HealthOptions {
+  /** Authentication, impersonation and authorization for every health path. */
+  readonly guard: AccessGuard;
+  /** `--livez-grace-period`: failing liveness checks pass until this long after `startedAt`. */
+  readonly livezGracePeriodMs?: number;
+  readonly startedAt?: number;
+}
+
 export function registerHealth(
   app: FastifyInstance,
   endpoints: HealthEndpoints,
-  options: { livezGracePeriodMs?: number; startedAt?: number } = {},
+  options: HealthOptions,
 ): void {
+  const onRequest = options.guard;
   const livez = options.livezGracePeriodMs
     ? withGrace(endpoints.livez, options.startedAt ?? Date.now(), options.livezGracePeriodMs)
     : endpoints.livez;
@@ -105,8 +117,8 @@ export function registerHealth(
     ["healthz", endpoints.readyz],
   ];
   for (const [name, checks] of routes) {
-    app.get(`/${name}`, (req, reply) => report(name, checks, req, reply));
-    app.get(`/${name}/:check`, async (req, reply) => {
+    app.get(`/${name}`, { onRequest }, (req, reply) => report(name, checks, req, reply));
+    app.get(`/${name}/:check`, { onRequest }, async (req, reply) => {
       const { check } = req.params as { check: string };
       const run = checks.get(check);
       reply.type("text/plain; charset=utf-8").header("x-content-type-options", "nosniff");

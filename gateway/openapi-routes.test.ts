@@ -4,6 +4,8 @@ import Fastify from "fastify";
 import { naming } from "../backends/naming/index.ts";
 import type { ResourceSchema } from "../backends/schema/index.ts";
 import type { Authenticator } from "../plugins/authentication/index.ts";
+import { type Authorizer, alwaysAllow } from "../plugins/authorization/index.ts";
+import { accessGuard } from "./authorization/index.ts";
 import { configMaps, namespaces, v3SupportsFieldValidation, widgets } from "./openapi/testing.ts";
 import { decodeV2Document } from "./openapi/v2-proto.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
@@ -15,8 +17,10 @@ describe("registerOpenApi", async () => {
   let schemas: readonly ResourceSchema[] = [configMaps, namespaces];
   let calls = 0;
   const app = Fastify();
+  const n = naming("kubernetes");
   registerOpenApi(app, {
-    naming: naming("kubernetes"),
+    naming: n,
+    guard: accessGuard({ authenticators: [], anonymousAuth: true, authorizer: alwaysAllow(), naming: n }),
     schemas: () => {
       calls++;
       return schemas;
@@ -132,30 +136,61 @@ describe("registerOpenApi", async () => {
   });
 });
 
-describe("registerOpenApi with authentication", async () => {
-  const alice: Authenticator = {
+describe("registerOpenApi behind the access guard", async () => {
+  // Bearer "alice" or "bob" names the user; other credentials are refused.
+  const tokens: Authenticator = {
     name: "test",
-    authenticate: (req) =>
-      req.headers.authorization === "Bearer alice"
-        ? { kind: "user", user: { username: "alice", uid: "", groups: [], extra: {} } }
-        : { kind: "none" },
+    authenticate: (req) => {
+      const auth = req.headers.authorization;
+      if (typeof auth !== "string") return { kind: "none" };
+      const name = auth.replace(/^Bearer /, "");
+      if (name !== "alice" && name !== "bob") return { kind: "rejected", reason: "unknown token" };
+      return { kind: "user", user: { username: name, uid: "", groups: [], extra: {} } };
+    },
   };
+  // Like RBAC's system:discovery: authenticated users may get /openapi and below.
+  const discovery: Authorizer = {
+    name: "test",
+    authorize: (a) =>
+      a.user.groups.includes("system:authenticated") &&
+      a.user.username === "alice" &&
+      a.verb === "get" &&
+      (a.path === "/openapi" || a.path.startsWith("/openapi/") || a.path === "/swagger-2.0.0.pb-v1")
+        ? { decision: "allow", reason: "" }
+        : { decision: "noOpinion", reason: "" },
+  };
+  const n = naming("cluster");
   const app = Fastify();
   registerOpenApi(app, {
-    naming: naming("cluster"),
+    naming: n,
     schemas: () => [configMaps],
-    authentication: { authenticators: [alice], anonymousAuth: false },
+    guard: accessGuard({ authenticators: [tokens], anonymousAuth: true, authorizer: discovery, naming: n }),
   });
   await app.ready();
   after(() => app.close());
 
-  it("refuses anonymous requests when anonymous access is off", async () => {
+  it("serves authorized users; 401 for a refused credential, 403 for anonymous and other users", async () => {
     for (const url of ["/openapi/v3", "/openapi/v3/api/v1", "/openapi/v2", "/swagger-2.0.0.pb-v1"]) {
-      const res = await app.inject({ url });
-      assert.equal(res.statusCode, 401, url);
-      assert.equal((res.json() as { reason: string }).reason, "Unauthorized");
       const ok = await app.inject({ url, headers: { authorization: "Bearer alice" } });
       assert.equal(ok.statusCode, 200, url);
+      const bad = await app.inject({ url, headers: { authorization: "Bearer mallory" } });
+      assert.equal(bad.statusCode, 401, url);
+      assert.equal((bad.json() as { reason: string }).reason, "Unauthorized");
+      const path = new URL(url, "https://x").pathname;
+      const anonymous = await app.inject({ url });
+      assert.equal(anonymous.statusCode, 403, url);
+      assert.deepEqual(anonymous.json(), {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: `forbidden: User "system:anonymous" cannot get path "${path}"`,
+        reason: "Forbidden",
+        details: {},
+        code: 403,
+      });
+      const bob = await app.inject({ url, headers: { authorization: "Bearer bob" } });
+      assert.equal(bob.statusCode, 403, url);
     }
   });
 });

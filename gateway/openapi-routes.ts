@@ -8,12 +8,11 @@
 // negotiated documents; a group-version document requested with the current `?hash=` is
 // immutable (`Cache-Control: public, immutable`, a year's `Expires`), a stale hash is redirected
 // (301) to the current URL, and an unknown group version is 404.
-import type { TLSSocket } from "node:tls";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Naming } from "../backends/naming/index.ts";
 import type { ResourceSchema } from "../backends/schema/index.ts";
-import { type Authenticator, authenticate } from "../plugins/authentication/index.ts";
 import { sendError } from "./api-routes.ts";
+import type { AccessGuard } from "./authorization/guard.ts";
 import { ifNoneMatchMatches } from "./discovery/index.ts";
 import { type AcceptClause, parseAccept } from "./negotiation/media-type.ts";
 import { OpenApiCache, type ServedDocument, serverRelativeUrl } from "./openapi/documents.ts";
@@ -26,13 +25,10 @@ export interface OpenApiRouteOptions {
   /** Patch media types to advertise; the ones the server accepts by default. */
   readonly patchMediaTypes?: readonly string[];
   /**
-   * When given, requests must authenticate as for the API (the reference server serves OpenAPI
-   * to authenticated users, and to anonymous ones when anonymous access is on).
+   * Authentication, impersonation and authorization, as for every request (RBAC grants OpenAPI
+   * to authenticated users through system:discovery).
    */
-  readonly authentication?: {
-    readonly authenticators: readonly Authenticator[];
-    readonly anonymousAuth: boolean;
-  };
+  readonly guard: AccessGuard;
 }
 
 const JSON_TYPE = "application/json";
@@ -94,28 +90,14 @@ export function registerOpenApi(app: FastifyInstance, options: OpenApiRouteOptio
   });
   const documents = () => cache.documents(options.schemas());
 
-  /** False (with the 401 sent) when the request may not read OpenAPI. */
-  const allowed = async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    if (!options.authentication) return true;
-    const result = await authenticate(
-      options.authentication.authenticators,
-      { headers: req.headers, socket: req.raw.socket as TLSSocket },
-      options.authentication.anonymousAuth,
-    );
-    if (!("rejected" in result)) return true;
-    req.log.info({ reason: result.rejected }, "authentication failed");
-    sendError(reply, errors.unauthorized());
-    return false;
-  };
+  const onRequest = options.guard;
 
-  app.get("/openapi/v3", async (req, reply) => {
-    if (!(await allowed(req, reply))) return reply;
+  app.get("/openapi/v3", { onRequest }, async (req, reply) => {
     send(req, reply, documents().index, JSON_TYPE);
     return reply;
   });
 
-  app.get("/openapi/v3/*", async (req, reply) => {
-    if (!(await allowed(req, reply))) return reply;
+  app.get("/openapi/v3/*", { onRequest }, async (req, reply) => {
     const url = new URL(req.url, "https://localhost");
     const gvPath = url.pathname.slice("/openapi/v3/".length);
     const docs = documents();
@@ -146,8 +128,7 @@ export function registerOpenApi(app: FastifyInstance, options: OpenApiRouteOptio
     return reply;
   });
 
-  app.get("/openapi/v2", async (req, reply) => {
-    if (!(await allowed(req, reply))) return reply;
+  app.get("/openapi/v2", { onRequest }, async (req, reply) => {
     reply.header("vary", "Accept");
     const variant = negotiate(req.headers.accept, [
       [JSON_TYPE, "json"],
@@ -165,8 +146,7 @@ export function registerOpenApi(app: FastifyInstance, options: OpenApiRouteOptio
   });
 
   // Clients fall back to this path when /openapi/v2 is missing (servers before 1.10 served only it).
-  app.get("/swagger-2.0.0.pb-v1", async (req, reply) => {
-    if (!(await allowed(req, reply))) return reply;
+  app.get("/swagger-2.0.0.pb-v1", { onRequest }, async (req, reply) => {
     send(req, reply, documents().v2Proto, V2_PROTOBUF);
     return reply;
   });

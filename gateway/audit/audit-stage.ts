@@ -1,11 +1,12 @@
 // The `audit` stage: every API request gets an audit ID (the `Audit-Id` response header) and,
 // with `--audit-log-path`, one audit Event per request is appended to the log as a JSON line
 // when the response completes, at level Metadata (who did what to which object, with what
-// result; no bodies). Audit policies with other levels come later.
+// result, who they impersonated, the authorization decision; no bodies). Audit policies with
+// other levels come later.
 import { randomUUID } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
 import type { Naming } from "../../backends/naming/index.ts";
-import type { RequestContext } from "../pipeline/context.ts";
+import type { RequestContext, UserInfo } from "../pipeline/context.ts";
 import type { Stage } from "../pipeline/pipeline.ts";
 
 /** RFC 3339 with microseconds, as audit timestamps are written. */
@@ -28,6 +29,16 @@ export function fileAuditLog(path: string): AuditLog {
   };
 }
 
+/** An audit event's UserInfo: empty fields are left out, as upstream's JSON omits them. */
+function auditUser(user: UserInfo): Record<string, unknown> {
+  return {
+    username: user.username,
+    ...(user.uid ? { uid: user.uid } : {}),
+    ...(user.groups.length > 0 ? { groups: user.groups } : {}),
+    ...(Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),
+  };
+}
+
 export function auditStage(naming: Naming, log: AuditLog | undefined): Stage {
   const apiVersion = `${naming.group("audit")}/v1`;
   return {
@@ -40,7 +51,8 @@ export function auditStage(naming: Naming, log: AuditLog | undefined): Stage {
       const raw = ctx.reply.raw;
       raw.once("close", () => {
         const info = ctx.info;
-        const user = ctx.user;
+        // `user` is who authenticated; the one it acted as is `impersonatedUser`.
+        const user = ctx.impersonator ?? ctx.user;
         const event: Record<string, unknown> = {
           kind: "Event",
           apiVersion,
@@ -49,9 +61,8 @@ export function auditStage(naming: Naming, log: AuditLog | undefined): Stage {
           stage: "ResponseComplete",
           requestURI: ctx.req.url,
           verb: info?.verb ?? ctx.req.method.toLowerCase(),
-          user: user
-            ? { username: user.username, groups: user.groups, ...(user.uid ? { uid: user.uid } : {}) }
-            : {},
+          user: user ? auditUser(user) : {},
+          ...(ctx.impersonator && ctx.user ? { impersonatedUser: auditUser(ctx.user) } : {}),
           sourceIPs: [ctx.req.ip],
           userAgent: ctx.req.headers["user-agent"] ?? "",
           responseStatus: { metadata: {}, code: raw.statusCode },
@@ -68,6 +79,8 @@ export function auditStage(naming: Naming, log: AuditLog | undefined): Stage {
             ...(info.subresource ? { subresource: info.subresource } : {}),
           };
         }
+        if (ctx.auditAnnotations && Object.keys(ctx.auditAnnotations).length > 0)
+          event.annotations = { ...ctx.auditAnnotations };
         log.write(event);
       });
     },

@@ -16,7 +16,12 @@ export interface RequestContext {
   readonly url: URL;
   readonly socket: TLSSocket;
   info?: RequestInfo;
+  /** The effective user: the authenticated one, or the one it impersonates. */
   user?: UserInfo;
+  /** The authenticated user when the request impersonates another (`user` is then the other). */
+  impersonator?: UserInfo;
+  /** Annotations for the request's audit event (the authorization decision and its reason). */
+  auditAnnotations?: Record<string, string>;
   /** Texts for `Warning: 299 - "..."` headers. */
   readonly warnings: string[];
   /** Set once a stage has answered the request. */

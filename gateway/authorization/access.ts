@@ -1,0 +1,82 @@
+// The front of every request, API or not: classify it, authenticate the caller, open its audit
+// record, apply impersonation, authorize. The API pipeline continues with limits and routing;
+// health, version and OpenAPI run these stages alone (guard.ts).
+import type { TLSSocket } from "node:tls";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Naming } from "../../backends/naming/index.ts";
+import { type Authenticator, authenticate } from "../../plugins/authentication/index.ts";
+import type { Authorizer } from "../../plugins/authorization/index.ts";
+import { type AuditLog, auditStage } from "../audit/audit-stage.ts";
+import { impersonationStage } from "../impersonation/index.ts";
+import type { RequestContext, Stage } from "../pipeline/index.ts";
+import { errors } from "../request/api-error.ts";
+import { parseRequestInfo } from "../request/request-info.ts";
+import { authorizationStage } from "./stage.ts";
+
+export interface AccessOptions {
+  readonly authenticators: readonly Authenticator[];
+  readonly anonymousAuth: boolean;
+  /** The authorizer chain (`--authorization-mode`), asked for impersonation and for the request. */
+  readonly authorizer: Authorizer;
+  readonly naming: Naming;
+  /** Where audit events go (`--audit-log-path`); none when absent. */
+  readonly auditLog?: AuditLog;
+}
+
+export function requestInfoStage(): Stage {
+  return {
+    name: "request-info",
+    run(ctx) {
+      ctx.info = parseRequestInfo(ctx.req.method, ctx.req.url, ctx.url.searchParams);
+      if (ctx.info.parseError) throw errors.internal(`failed to create RequestInfo: ${ctx.info.parseError}`);
+    },
+  };
+}
+
+/** A rejected credential is a 401 even when anonymous requests are allowed. */
+export function authenticationStage(authenticators: readonly Authenticator[], anonymousAuth: boolean): Stage {
+  return {
+    name: "authentication",
+    async run(ctx) {
+      const result = await authenticate(
+        authenticators,
+        // Repeated headers also stay apart (each X-Remote-Group line is a group).
+        { headers: ctx.req.headers, headersDistinct: ctx.req.raw.headersDistinct, socket: ctx.socket },
+        anonymousAuth,
+      );
+      if ("rejected" in result) {
+        ctx.req.log.info({ reason: result.rejected }, "authentication failed");
+        throw errors.unauthorized();
+      }
+      ctx.user = result.user;
+    },
+  };
+}
+
+/**
+ * The access stages in upstream's order: request-info, authentication, audit, impersonation,
+ * authorization. Others go in by anchor (the API's in-flight limits sit before authorization).
+ */
+export function accessStages(options: AccessOptions): Stage[] {
+  // Fail at start, not with a 403 on every request, when a caller forgets the authorizer.
+  if (typeof options.authorizer?.authorize !== "function")
+    throw new Error("an authorizer is required (e.g. alwaysAllow() from plugins/authorization)");
+  return [
+    requestInfoStage(),
+    authenticationStage(options.authenticators, options.anonymousAuth),
+    auditStage(options.naming, options.auditLog),
+    impersonationStage(options.authorizer, options.naming),
+    authorizationStage(options.authorizer, options.naming),
+  ];
+}
+
+export function requestContext(req: FastifyRequest, reply: FastifyReply): RequestContext {
+  return {
+    req,
+    reply,
+    url: new URL(req.url, "https://localhost"),
+    socket: req.raw.socket as TLSSocket,
+    warnings: [],
+    done: false,
+  };
+}

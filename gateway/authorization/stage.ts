@@ -1,0 +1,43 @@
+// The `authorization` stage: the effective user (after impersonation) and the classified request
+// go to the authorizer; anything but "allow" ends the request with a 403 Status. The decision
+// and reason are recorded as audit annotations, as upstream does.
+import type { Naming } from "../../backends/naming/index.ts";
+import type { AuthorizationResult, Authorizer } from "../../plugins/authorization/index.ts";
+import type { RequestContext, Stage } from "../pipeline/index.ts";
+import { errors } from "../request/api-error.ts";
+import { requestAttributes } from "./attributes.ts";
+import { forbidden } from "./forbidden.ts";
+
+export function authorizationStage(authorizer: Authorizer, naming: Naming): Stage {
+  const annotation = (key: string) => `${naming.group("authorization")}/${key}`;
+  return {
+    name: "authorization",
+    async run(ctx: RequestContext) {
+      if (!ctx.user) throw errors.internal("no user found for the request");
+      if (!ctx.info) throw errors.internal("no RequestInfo found in the context");
+      const attributes = requestAttributes(ctx.user, ctx.info);
+      let result: AuthorizationResult;
+      try {
+        result = await authorizer.authorize(attributes);
+      } catch (err) {
+        // A union already absorbs failures; a bare authorizer that throws denies, never allows.
+        ctx.req.log.warn({ err, authorizer: authorizer.name }, "authorizer failed");
+        result = { decision: "noOpinion", reason: "" };
+      }
+      const annotations = ctx.auditAnnotations ?? {};
+      ctx.auditAnnotations = annotations;
+      if (result.decision === "allow") {
+        annotations[annotation("decision")] = "allow";
+        annotations[annotation("reason")] = result.reason;
+        return;
+      }
+      annotations[annotation("decision")] = "forbid";
+      annotations[annotation("reason")] = result.reason;
+      ctx.req.log.info(
+        { user: ctx.user.username, verb: attributes.verb, path: attributes.path, reason: result.reason },
+        "forbidden",
+      );
+      throw forbidden(attributes, result.reason);
+    },
+  };
+}
