@@ -12,6 +12,7 @@ import {
   PROTOBUF_MAGIC,
   ProtobufDecodeError,
   ProtobufEncodeError,
+  ProtobufUnsupportedKindError,
 } from "./codec.ts";
 import { KINDS } from "./descriptors.ts";
 
@@ -284,8 +285,10 @@ function decodeError(fn: () => unknown, pattern: RegExp): void {
 }
 
 describe("round trips", () => {
-  it("covers every kind the codec knows", () => {
-    for (const k of KINDS) assert.ok(FULL[k.kind], `no full sample of ${k.kind}`);
+  it("covers every core and meta kind the codec knows (api-groups.test.ts has the groups')", () => {
+    for (const k of KINDS.filter((k) => k.group === "" || k.group === "*")) {
+      assert.ok(FULL[k.kind], `no full sample of ${k.kind}`);
+    }
   });
 
   for (const [kind, object] of Object.entries(FULL)) {
@@ -553,16 +556,43 @@ describe("decode errors", () => {
     decodeError(() => decodeProtobuf(PROTOBUF_MAGIC), /^empty body$/);
   });
 
-  it("unknown kinds and versions", () => {
+  it("unknown kinds and versions name the kind and version that have no Protobuf form", () => {
     decodeError(
-      () => decodeProtobuf(envelope("authentication.k8s.io/v1", "TokenRequest", new Uint8Array())),
-      /no kind "TokenRequest" is registered for version "authentication.k8s.io\/v1"/,
+      () => decodeProtobuf(envelope("apps/v1", "Deployment", new Uint8Array())),
+      /^kind "Deployment" of version "apps\/v1" has no Protobuf form on this server; send the body as JSON or YAML$/,
     );
-    decodeError(() => decodeProtobuf(envelope("v2", "Namespace", new Uint8Array())), /no kind "Namespace"/);
+    decodeError(
+      () => decodeProtobuf(envelope("v2", "Namespace", new Uint8Array())),
+      /kind "Namespace" of version "v2" has no Protobuf form/,
+    );
     decodeError(
       () => decodeProtobuf(envelope("events.k8s.io/v1", "Event", new Uint8Array())),
-      /no kind "Event"/,
+      /kind "Event" of version "events.k8s.io\/v1" has no Protobuf form/,
     );
+    assert.throws(
+      () => decodeProtobuf(envelope("v1", "Pod", new Uint8Array())),
+      (err: unknown) =>
+        err instanceof ProtobufUnsupportedKindError &&
+        err.kind === "Pod" &&
+        err.apiVersion === "v1" &&
+        !err.expected,
+    );
+  });
+
+  it("a route whose kind has no Protobuf form is refused before the body is read", () => {
+    // As upstream's media type negotiation does for resources without a Protobuf serializer.
+    for (const body of [new Uint8Array(), Buffer.from("{}"), encodeProtobufObject(FULL.ConfigMap!)]) {
+      assert.throws(
+        () => decodeProtobuf(body, { apiVersion: "v1", kind: "Pod" }),
+        (err: unknown) =>
+          err instanceof ProtobufUnsupportedKindError &&
+          err instanceof ProtobufDecodeError &&
+          err.expected &&
+          err.kind === "Pod" &&
+          err.message ===
+            'kind "Pod" of version "v1" has no Protobuf form on this server; send it as JSON or YAML',
+      );
+    }
   });
 
   it("wrong wire types", () => {
@@ -654,7 +684,12 @@ describe("decode errors", () => {
 
 describe("encode errors", () => {
   it("unknown kinds and values of the wrong JSON type", () => {
-    assert.throws(() => encodeProtobufObject({ apiVersion: "v1", kind: "Pod" }), ProtobufEncodeError);
+    assert.throws(
+      () => encodeProtobufObject({ apiVersion: "v1", kind: "Pod" }),
+      (err: unknown) =>
+        err instanceof ProtobufEncodeError &&
+        /kind "Pod" of version "v1" has no Protobuf form/.test(err.message),
+    );
     assert.throws(() => encodeProtobufObject({ kind: "Namespace" }), ProtobufEncodeError);
     assert.throws(
       () => encodeProtobufObject({ apiVersion: "v1", kind: "Namespace", metadata: { name: 1 } }),

@@ -35,6 +35,28 @@ export class ProtobufDecodeError extends Error {
   }
 }
 
+/**
+ * A kind this server has no Protobuf form of. When `expected` is true it is the kind the request's
+ * route serves, the case where upstream answers 415 Unsupported Media Type before reading the body
+ * (resources without a Protobuf serializer accept only JSON and YAML); otherwise it is a kind the
+ * envelope names instead of the route's. A ProtobufDecodeError, so callers that only know that
+ * class answer 400.
+ */
+export class ProtobufUnsupportedKindError extends ProtobufDecodeError {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly expected: boolean;
+  constructor(apiVersion: string, kind: string, expected: boolean) {
+    super(
+      `kind "${kind}" of version "${apiVersion}" has no Protobuf form on this server; send ${expected ? "it" : "the body"} as JSON or YAML`,
+    );
+    this.name = "ProtobufUnsupportedKindError";
+    this.apiVersion = apiVersion;
+    this.kind = kind;
+    this.expected = expected;
+  }
+}
+
 /** An object that cannot be written as Protobuf (unknown kind, or a value of the wrong JSON type). */
 export class ProtobufEncodeError extends Error {
   readonly path: string;
@@ -233,11 +255,19 @@ function zeroValue(type: FieldType): unknown {
   return undefined;
 }
 
-/** One map entry: key (1) and value (2); a missing part is the zero value. */
-function decodeMapEntry(bytes: Uint8Array, valueType: "string" | "bytes", path: string): [string, unknown] {
+/**
+ * One map entry: key (1) and value (2); a missing part is the zero value. A message value is
+ * read after its key is known, so that its path names the key.
+ */
+function decodeMapEntry(
+  bytes: Uint8Array,
+  type: Extract<FieldType, { kind: "map" }>,
+  path: string,
+  ctx: DecodeContext,
+): [string, unknown] {
   const reader = new Reader(bytes, path);
   let key = "";
-  let value: unknown = "";
+  let raw: Uint8Array | undefined;
   while (reader.pos < reader.end) {
     const tag = reader.size();
     const number = Math.floor(tag / 8);
@@ -247,14 +277,29 @@ function decodeMapEntry(bytes: Uint8Array, valueType: "string" | "bytes", path: 
       if (wireType !== LENGTH_DELIMITED) {
         reader.fail(`wrong wire type ${wireTypeName(wireType)} for map ${number === 1 ? "key" : "value"}`);
       }
-      const raw = reader.bytes();
-      if (number === 1) key = utf8.decode(raw);
-      else value = valueType === "string" ? utf8.decode(raw) : base64(raw);
+      const data = reader.bytes();
+      if (number === 1) key = utf8.decode(data);
+      else raw = data;
     } else {
       reader.skip(wireType);
     }
   }
-  return [key, value];
+  switch (type.value) {
+    case "string":
+      return [key, raw ? utf8.decode(raw) : ""];
+    case "bytes":
+      return [key, raw ? base64(raw) : ""];
+    case "message":
+      return [
+        key,
+        messageJson(
+          messageDescriptor(type.message),
+          raw ?? new Uint8Array(0),
+          `${path}[${JSON.stringify(key)}]`,
+          ctx,
+        ),
+      ];
+  }
 }
 
 /** Seconds and nanos of a Time/MicroTime message. */
@@ -313,6 +358,11 @@ function messageJson(
       const { seconds, nanos } = decodeTimestamp(bytes, path);
       if (seconds === GO_ZERO_TIME_SECONDS && nanos === 0) return null;
       return formatTime(seconds, Math.floor(nanos / 1000), path);
+    }
+    case "stringList": {
+      // Go makes the slice before appending to it: `[]` rather than null when empty.
+      const object = decodeMessage(descriptor, bytes, path, ctx);
+      return object.items ?? [];
     }
     case "fieldsV1": {
       const object = decodeMessage(descriptor, bytes, path, ctx);
@@ -394,7 +444,7 @@ function decodeMessage(
     switch (f.type.kind) {
       case "map": {
         s.entries ??= new Map();
-        const [key, value] = decodeMapEntry(reader.bytes(), f.type.value, fieldPath);
+        const [key, value] = decodeMapEntry(reader.bytes(), f.type, fieldPath, ctx);
         s.entries.set(key, value);
         break;
       }
@@ -441,7 +491,8 @@ function decodeMessage(
     if (f.repeated) {
       const items = s?.items;
       if (!items || items.length === 0) {
-        if (!f.omitEmpty) out[f.name] = [];
+        // Go leaves the slice nil, which its JSON encoder writes as null.
+        if (!f.omitEmpty) out[f.name] = f.emptyAsArray ? [] : null;
         continue;
       }
       out[f.name] = items;
@@ -450,8 +501,9 @@ function decodeMessage(
     if (f.type.kind === "message") {
       const sub = messageDescriptor(f.type.message);
       if (!s?.present) {
-        // A pointer left nil; a value struct is still emitted (zero Time as null).
+        // A value struct is still emitted (zero Time as null); a nil pointer only without omitempty.
         if (!f.pointer) out[f.name] = messageJson(sub, new Uint8Array(0), fieldPath, ctx);
+        else if (!f.omitEmpty) out[f.name] = null;
         continue;
       }
       // Time replaces rather than merges: the last occurrence wins.
@@ -467,6 +519,7 @@ function decodeMessage(
     }
     if (f.pointer) {
       if (s?.present) out[f.name] = s.value;
+      else if (!f.omitEmpty) out[f.name] = null;
       continue;
     }
     const value = s?.present ? s.value : zeroValue(f.type);
@@ -557,6 +610,10 @@ function hasMagic(body: Uint8Array): boolean {
  * envelope is returned as it is, for the caller to check like a JSON body's.
  */
 export function decodeProtobuf(body: Uint8Array, expected?: ExpectedKind): ProtobufDecodeResult {
+  // Like upstream's media type negotiation, this comes before anything is read.
+  if (expected?.apiVersion && expected.kind && !kindDescriptor(expected.apiVersion, expected.kind)) {
+    throw new ProtobufUnsupportedKindError(expected.apiVersion, expected.kind, true);
+  }
   if (body.length === 0) throw new ProtobufDecodeError("empty data");
   if (body.length < PROTOBUF_MAGIC.length || !hasMagic(body)) {
     throw new ProtobufDecodeError(
@@ -571,11 +628,7 @@ export function decodeProtobuf(body: Uint8Array, expected?: ExpectedKind): Proto
   if (apiVersion === "")
     throw new ProtobufDecodeError("Object 'apiVersion' is missing in the protobuf envelope");
   const known = kindDescriptor(apiVersion, kind);
-  if (!known) {
-    throw new ProtobufDecodeError(
-      `no kind "${kind}" is registered for version "${apiVersion}" in the protobuf codec`,
-    );
-  }
+  if (!known) throw new ProtobufUnsupportedKindError(apiVersion, kind, false);
   const ctx: DecodeContext = { unknownFields: [] };
   const fields = decodeMessage(messageDescriptor(known.message), envelope.raw, "", ctx);
   const object: Record<string, unknown> = { kind, apiVersion, ...fields };
@@ -592,6 +645,14 @@ export function decodeProtobuf(body: Uint8Array, expected?: ExpectedKind): Proto
 /** The object a Kubernetes Protobuf body holds, as JSON with `apiVersion` and `kind` set. */
 export function decodeProtobufObject(body: Uint8Array, expected?: ExpectedKind): Record<string, unknown> {
   return decodeProtobuf(body, expected).object;
+}
+
+/**
+ * True when objects of this apiVersion and kind have a Protobuf form here: what a handler can
+ * ask before reading a Protobuf body, to answer 415 for resources that accept only JSON and YAML.
+ */
+export function hasProtobufForm(apiVersion: string, kind: string): boolean {
+  return kindDescriptor(apiVersion, kind) !== undefined;
 }
 
 /** True when a body starts with the Kubernetes Protobuf magic. */
@@ -693,6 +754,15 @@ function writeMessageField(
     case "microTime":
       writeTimestamp(writer, value, descriptor.special, path);
       break;
+    case "stringList":
+      if (value !== null && value !== undefined) {
+        if (!Array.isArray(value)) throw typeError(path, "an array", value);
+        value.forEach((item: unknown, i) => {
+          if (typeof item !== "string") throw typeError(`${path}[${i}]`, "a string", item);
+          writer.uint32(tag(1, LENGTH_DELIMITED)).string(item);
+        });
+      }
+      break;
     case "fieldsV1":
       if (value !== null && value !== undefined) {
         writer.uint32(tag(1, LENGTH_DELIMITED)).bytes(Buffer.from(JSON.stringify(value), "utf8"));
@@ -724,7 +794,10 @@ function writeMessage(
         const v = value[key];
         writer.uint32(tag(f.number, LENGTH_DELIMITED)).fork();
         writer.uint32(tag(1, LENGTH_DELIMITED)).string(key);
-        if (type.value === "string") {
+        if (type.value === "message") {
+          // Go writes the value of every entry, an empty message included.
+          writeMessageField(writer, 2, messageDescriptor(type.message), v, `${fieldPath}.${key}`);
+        } else if (type.value === "string") {
           if (v !== null && typeof v !== "string") throw typeError(`${fieldPath}.${key}`, "a string", v);
           writer.uint32(tag(2, LENGTH_DELIMITED)).string(v ?? "");
         } else if (v !== null) {
@@ -761,14 +834,21 @@ function writeMessage(
   }
 }
 
-/** The descriptor of an object's apiVersion and kind, or an encode error. */
+/**
+ * The descriptor of an object's apiVersion and kind, or an encode error. The envelope carries
+ * the object's own apiVersion, so a group keeps the spelling the request used.
+ */
 function encodableKind(object: Record<string, unknown>): KindDescriptor & { apiVersion: string } {
   const { apiVersion, kind } = object;
   if (typeof apiVersion !== "string" || typeof kind !== "string" || !apiVersion || !kind) {
     throw new ProtobufEncodeError("the object needs a string apiVersion and kind");
   }
   const known = kindDescriptor(apiVersion, kind);
-  if (!known) throw new ProtobufEncodeError(`no protobuf descriptor for ${apiVersion} ${kind}`);
+  if (!known) {
+    throw new ProtobufEncodeError(
+      `kind "${kind}" of version "${apiVersion}" has no Protobuf form on this server`,
+    );
+  }
   return { ...known, apiVersion };
 }
 

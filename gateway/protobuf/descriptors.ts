@@ -1,107 +1,57 @@
 // Message descriptors for the Kubernetes Protobuf wire format of the kinds the gateway serves,
-// written by hand from the upstream IDL facts (field names, numbers, types, repeated/map).
-//
-// Besides the wire facts, each field records how the Go type behind it behaves, because the JSON
-// we produce must be what a Go client would have sent as JSON for the same object:
-// - `pointer`: the Go field is a pointer (or a []byte). It is written only when set, and a zero
-//   value that arrives on the wire is kept (`"immutable": false`). Value fields are always
-//   written, so a zero value on the wire means "unset".
-// - `omitEmpty`: the Go JSON tag has omitempty. A value field without it is emitted even when
-//   zero (`"reportingComponent": ""`). Value structs are always emitted: omitempty does not
-//   apply to Go structs (`"spec": {}`), and a zero Time/MicroTime is `null`.
-// Fields are listed in Go struct order, which is the JSON key order; the wire order is by number.
-// A test cross-checks every entry against the upstream generated.proto files.
+// written by hand from the upstream IDL facts (field names, numbers, types, repeated/map) and the
+// Go JSON tags; descriptor-model.ts explains what each field records. This file holds the core,
+// meta and runtime messages and the registry of every message and kind; the API groups have a
+// file each. A test cross-checks every entry against the upstream generated.proto files.
+import { type NamingPreset, naming } from "../../backends/naming/index.ts";
+import { AUTHENTICATION_KINDS, AUTHENTICATION_MESSAGES } from "./authentication-descriptors.ts";
+import { AUTHORIZATION_KINDS, AUTHORIZATION_MESSAGES } from "./authorization-descriptors.ts";
+import {
+  BYTES,
+  bool,
+  bytesMap,
+  CORE_V1,
+  field,
+  int32,
+  int64,
+  type KindDescriptor,
+  LIST_META,
+  list,
+  META_V1,
+  type MessageDescriptor,
+  MICRO_TIME,
+  msg,
+  msgs,
+  OBJECT_META,
+  RUNTIME,
+  str,
+  stringMap,
+  strings,
+  TIME,
+} from "./descriptor-model.ts";
+import { RBAC_KINDS, RBAC_MESSAGES } from "./rbac-descriptors.ts";
 
-export type ScalarType = "string" | "bool" | "int32" | "int64";
+export type {
+  FieldDescriptor,
+  FieldType,
+  KindDescriptor,
+  MessageDescriptor,
+  ScalarType,
+  SpecialJson,
+} from "./descriptor-model.ts";
+export {
+  AUTHENTICATION_V1,
+  AUTHENTICATION_V1ALPHA1,
+  AUTHENTICATION_V1BETA1,
+  AUTHORIZATION_V1,
+  CORE_V1,
+  META_V1,
+  RBAC_V1,
+  RUNTIME,
+} from "./descriptor-model.ts";
 
-export type FieldType =
-  | { readonly kind: "scalar"; readonly scalar: ScalarType }
-  | { readonly kind: "bytes" }
-  | { readonly kind: "message"; readonly message: string }
-  | { readonly kind: "map"; readonly value: "string" | "bytes" };
-
-export interface FieldDescriptor {
-  /** The JSON name, which is also the Protobuf field name. */
-  readonly name: string;
-  readonly number: number;
-  readonly type: FieldType;
-  readonly repeated: boolean;
-  /** Go pointer (or []byte): written only when set; zero values on the wire are kept. */
-  readonly pointer: boolean;
-  /** Go's `omitempty`: an empty value is left out of the JSON. */
-  readonly omitEmpty: boolean;
-}
-
-/**
- * Messages whose JSON form is not an object of their fields:
- * - `time`: meta/v1 Time, RFC 3339 in whole seconds (`2006-01-02T15:04:05Z`), `null` when zero;
- * - `microTime`: meta/v1 MicroTime, RFC 3339 with six fractional digits, `null` when zero;
- * - `fieldsV1`: meta/v1 FieldsV1, whose `Raw` bytes hold the JSON value itself.
- */
-export type SpecialJson = "time" | "microTime" | "fieldsV1";
-
-export interface MessageDescriptor {
-  /** Fully qualified Protobuf name, e.g. `k8s.io.api.core.v1.Namespace`. */
-  readonly name: string;
-  /** In Go struct order (the JSON key order). */
-  readonly fields: readonly FieldDescriptor[];
-  readonly special?: SpecialJson;
-}
-
-export const CORE_V1 = "k8s.io.api.core.v1";
-export const META_V1 = "k8s.io.apimachinery.pkg.apis.meta.v1";
-export const RUNTIME = "k8s.io.apimachinery.pkg.runtime";
-
-interface FieldOptions {
-  repeated?: boolean;
-  pointer?: boolean;
-  /** Defaults to true: almost every field of these kinds is omitempty. */
-  omitEmpty?: boolean;
-}
-
-function field(name: string, number: number, type: FieldType, options: FieldOptions = {}): FieldDescriptor {
-  return {
-    name,
-    number,
-    type,
-    repeated: options.repeated ?? false,
-    pointer: options.pointer ?? false,
-    omitEmpty: options.omitEmpty ?? true,
-  };
-}
-
-const STRING: FieldType = { kind: "scalar", scalar: "string" };
-const BOOL: FieldType = { kind: "scalar", scalar: "bool" };
-const INT32: FieldType = { kind: "scalar", scalar: "int32" };
-const INT64: FieldType = { kind: "scalar", scalar: "int64" };
-const BYTES: FieldType = { kind: "bytes" };
-
-const str = (name: string, number: number, options?: FieldOptions) => field(name, number, STRING, options);
-const bool = (name: string, number: number, options?: FieldOptions) => field(name, number, BOOL, options);
-const int32 = (name: string, number: number, options?: FieldOptions) => field(name, number, INT32, options);
-const int64 = (name: string, number: number, options?: FieldOptions) => field(name, number, INT64, options);
-const strings = (name: string, number: number) => field(name, number, STRING, { repeated: true });
-const msg = (name: string, number: number, message: string, options?: FieldOptions) =>
-  field(name, number, { kind: "message", message }, options);
-const msgs = (name: string, number: number, message: string, options?: FieldOptions) =>
-  field(name, number, { kind: "message", message }, { ...options, repeated: true });
-const stringMap = (name: string, number: number) => field(name, number, { kind: "map", value: "string" });
-const bytesMap = (name: string, number: number) => field(name, number, { kind: "map", value: "bytes" });
-
-const OBJECT_META = `${META_V1}.ObjectMeta`;
-const LIST_META = `${META_V1}.ListMeta`;
-const TIME = `${META_V1}.Time`;
-const MICRO_TIME = `${META_V1}.MicroTime`;
 const OBJECT_REFERENCE = `${CORE_V1}.ObjectReference`;
-
 const timestampFields = [int64("seconds", 1), int32("nanos", 2)];
-
-function list(name: string, item: string): MessageDescriptor {
-  return {
-    name,
-    fields: [msg("metadata", 1, LIST_META), msgs("items", 2, item, { omitEmpty: false })],
-  };
-}
 
 const MESSAGE_LIST: readonly MessageDescriptor[] = [
   // runtime
@@ -209,6 +159,18 @@ const MESSAGE_LIST: readonly MessageDescriptor[] = [
     ],
   },
   { name: `${META_V1}.StatusCause`, fields: [str("reason", 1), str("message", 2), str("field", 3)] },
+  {
+    name: `${META_V1}.LabelSelector`,
+    fields: [stringMap("matchLabels", 1), msgs("matchExpressions", 2, `${META_V1}.LabelSelectorRequirement`)],
+  },
+  {
+    name: `${META_V1}.LabelSelectorRequirement`,
+    fields: [
+      str("key", 1, { omitEmpty: false }),
+      str("operator", 2, { omitEmpty: false }),
+      strings("values", 3),
+    ],
+  },
 
   // core/v1
   {
@@ -305,20 +267,17 @@ const MESSAGE_LIST: readonly MessageDescriptor[] = [
 ];
 
 /** Every descriptor by its fully qualified name. */
-export const MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map(MESSAGE_LIST.map((m) => [m.name, m]));
+export const MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map(
+  [...MESSAGE_LIST, ...RBAC_MESSAGES, ...AUTHENTICATION_MESSAGES, ...AUTHORIZATION_MESSAGES].map((m) => [
+    m.name,
+    m,
+  ]),
+);
 
 export function messageDescriptor(name: string): MessageDescriptor {
   const descriptor = MESSAGES.get(name);
   if (!descriptor) throw new Error(`no protobuf descriptor for message ${name}`);
   return descriptor;
-}
-
-/** A top-level kind that can travel in the envelope. */
-export interface KindDescriptor {
-  readonly kind: string;
-  /** The only apiVersion it is served in, or `"*"` for meta kinds registered in every group version. */
-  readonly apiVersion: string;
-  readonly message: string;
 }
 
 const CORE_KINDS = [
@@ -335,13 +294,46 @@ const CORE_KINDS = [
 ];
 
 export const KINDS: readonly KindDescriptor[] = [
-  ...CORE_KINDS.map((kind) => ({ kind, apiVersion: "v1", message: `${CORE_V1}.${kind}` })),
+  ...CORE_KINDS.map((kind) => ({ kind, group: "", version: "v1", message: `${CORE_V1}.${kind}` })),
+  ...RBAC_KINDS,
+  ...AUTHENTICATION_KINDS,
+  ...AUTHORIZATION_KINDS,
   // Upstream registers these in every group version (and in meta.k8s.io/v1).
-  { kind: "DeleteOptions", apiVersion: "*", message: `${META_V1}.DeleteOptions` },
-  { kind: "Status", apiVersion: "*", message: `${META_V1}.Status` },
+  { kind: "DeleteOptions", group: "*", version: "*", message: `${META_V1}.DeleteOptions` },
+  { kind: "Status", group: "*", version: "*", message: `${META_V1}.Status` },
 ];
+
+// Every naming preset; a Record so that a new preset cannot be forgotten here.
+const PRESETS: Record<NamingPreset, true> = { cluster: true, kubernetes: true };
+
+/**
+ * The full group names a kind's group prefix has under the naming presets: a body may name
+ * its group in either spelling (clients with upstream's group names built in send
+ * `rbac.authorization.k8s.io/v1` whatever the server's preset); the caller checks the group
+ * against the route, as it does for JSON bodies.
+ */
+export function groupSpellings(prefix: string): readonly string[] {
+  if (prefix === "" || prefix === "*") return [prefix];
+  return [...new Set(Object.keys(PRESETS).map((p) => naming(p as NamingPreset).group(prefix)))];
+}
+
+const spellings = new Map<string, ReadonlySet<string>>();
+
+function servedIn(k: KindDescriptor, group: string, version: string): boolean {
+  if (k.group === "*") return true;
+  if (k.version !== version) return false;
+  let groups = spellings.get(k.group);
+  if (!groups) {
+    groups = new Set(groupSpellings(k.group));
+    spellings.set(k.group, groups);
+  }
+  return groups.has(group);
+}
 
 /** The descriptor for an envelope's apiVersion and kind, if the gateway knows it. */
 export function kindDescriptor(apiVersion: string, kind: string): KindDescriptor | undefined {
-  return KINDS.find((k) => k.kind === kind && (k.apiVersion === "*" || k.apiVersion === apiVersion));
+  const slash = apiVersion.indexOf("/");
+  const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+  const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  return KINDS.find((k) => k.kind === kind && servedIn(k, group, version));
 }
