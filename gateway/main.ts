@@ -2,30 +2,43 @@
 import { readFile } from "node:fs/promises";
 import { pino } from "pino";
 import { builtinKinds } from "../backends/builtin/index.ts";
+import { rbacKinds } from "../backends/builtin/rbac.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
 import { openStorage } from "../backends/factory.ts";
 import { naming as namingPreset } from "../backends/naming/index.ts";
 import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
 import { loadOptions, OptionError, type ServerOptions, usage } from "../config/options.ts";
 import { RuntimeConfigError, runtimeConfig } from "../config/runtime-config.ts";
-import { x509Authenticator } from "../plugins/authentication/index.ts";
+import { createTokenRequest } from "../plugins/authentication/index.ts";
+import { escalationCheck, reconcileBootstrapPolicy } from "../plugins/authorization/rbac/index.ts";
 import {
+  BootstrapTokenCleaner,
+  ClusterRoleAggregationController,
   ControllerClient,
   NamespaceController,
   ServiceAccountController,
+  TokenController,
 } from "../plugins/controllers/index.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { fileAuditLog } from "./audit/audit-stage.ts";
+import { accessGuard, registerNotFound } from "./authorization/index.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { DiscoveryCache } from "./discovery/index.ts";
 import { discoveryResponder, registerVersion } from "./discovery-routes.ts";
 import { Codec } from "./handlers/codec.ts";
+import type { HandlerEnv } from "./handlers/resource.ts";
 import { closeAllWatches } from "./handlers/watch.ts";
 import { registerHealth } from "./health.ts";
 import { logCheck } from "./log-check.ts";
+import { objectAccess } from "./object-access.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
+import { errors } from "./request/api-error.ts";
+import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
+import { reviewSchema } from "./reviews/schema.ts";
+import type { VirtualResource } from "./routing/resources.ts";
+import { buildSecurity } from "./security.ts";
 import { createServer } from "./server.ts";
 
 async function main(options: ServerOptions): Promise<void> {
@@ -41,10 +54,16 @@ async function main(options: ServerOptions): Promise<void> {
     servingProvided: options.tlsCertFile !== undefined,
   });
   for (const file of pki.created) log.info({ file }, "generated");
+  const clientCaPem = await readFile(options.clientCAFile ?? pki.paths.caCert, "utf8");
+  const frontProxyCaPem = await readFile(
+    options.requestheaderClientCAFile ?? pki.paths.frontProxyCaCert,
+    "utf8",
+  );
   const tls = {
     certPem: await readFile(options.tlsCertFile ?? pki.paths.servingCert, "utf8"),
     keyPem: await readFile(options.tlsPrivateKeyFile ?? pki.paths.servingKey, "utf8"),
-    clientCaPem: await readFile(options.clientCAFile ?? pki.paths.caCert, "utf8"),
+    // Clients offer only certificates whose issuer the server lists: the proxy's CA goes too.
+    clientCaPem: `${clientCaPem.trim()}\n${frontProxyCaPem.trim()}\n`,
   };
 
   const storage = await openStorage({
@@ -65,14 +84,33 @@ async function main(options: ServerOptions): Promise<void> {
   const controlPlane = await startControlPlane({
     storage,
     naming,
-    kinds: builtinKinds(naming),
+    kinds: [...builtinKinds(naming), ...rbacKinds(naming)],
     historyWindowMs: options.compactionInterval,
     maxHistory: options.watchCacheHistory,
     watchListEnabled: gates.WatchList === true,
     onError: (err, context) => log.warn({ err, context }, "watch cache"),
   });
 
-  const servedGroupVersions = controlPlane.resources.all.flatMap(({ schema }) =>
+  const stopAccess = new AbortController();
+  const access = objectAccess(controlPlane.resources, stopAccess.signal, (err) =>
+    log.warn({ err }, "object access"),
+  );
+  const security = await buildSecurity(
+    options,
+    { clientCaPem, saKey: pki.paths.saKey, saPub: pki.paths.saPub, frontProxyCaPem },
+    naming,
+    access,
+    log,
+  );
+  await security.synced;
+  const { authorizer } = security;
+  controlPlane.resources.addVirtual(tokenReviews(naming, security.tokens, security.apiAudiences));
+  if (gates.APISelfSubjectReview !== false) controlPlane.resources.addVirtual(selfSubjectReviews(naming));
+  for (const review of accessReviews({ naming, authorizer, rulesFor: mergedRules(authorizer.authorizers) })) {
+    controlPlane.resources.addVirtual(review);
+  }
+
+  const servedGroupVersions = controlPlane.resources.allSchemas.flatMap((schema) =>
     schema.versions
       .filter((v) => v.served)
       .map((v) => ({ group: schema.group, version: v.name, resources: [schema.plural] })),
@@ -82,6 +120,7 @@ async function main(options: ServerOptions): Promise<void> {
   );
 
   let shuttingDown = false;
+  let policyReconciled = false;
   const controllers: { synced: boolean }[] = [];
   const storageCheck = async () => {
     await storage.currentRevision();
@@ -102,29 +141,98 @@ async function main(options: ServerOptions): Promise<void> {
     return discovery;
   };
   const auditLog = options.auditLogPath ? fileAuditLog(options.auditLogPath) : undefined;
-  const app = createServer(tls, log);
-  registerVersion(app);
-  registerOpenApi(app, {
+  const rbacGroup = naming.group("rbac.authorization");
+  const escalation = security.rbac
+    ? escalationCheck({ rbac: security.rbac, naming, authorize: (a) => authorizer.authorize(a) })
+    : undefined;
+  const tokenRequests: VirtualResource = {
+    schema: {
+      ...reviewSchema({
+        group: naming.group("authentication"),
+        versions: [{ name: "v1", served: true }],
+        kind: "TokenRequest",
+      }),
+      namespaced: true,
+    },
+    knownFields: {
+      apiVersion: true,
+      kind: true,
+      metadata: true,
+      spec: {
+        audiences: true,
+        expirationSeconds: true,
+        boundObjectRef: { kind: true, apiVersion: true, name: true, uid: true },
+      },
+      status: true,
+    },
+    async create(ctx, body, _version, namespace, name) {
+      const result = await createTokenRequest(
+        access,
+        security.signer,
+        {
+          naming,
+          issuer: security.issuer,
+          apiAudiences: security.apiAudiences,
+          maxExpirationMs: options.serviceAccountMaxTokenExpiration,
+        },
+        namespace ?? "",
+        name ?? "",
+        body,
+      );
+      ctx.warnings.push(...result.warnings);
+      return result.tokenRequest;
+    },
+  };
+  const handlerEnv = (): HandlerEnv => ({
+    resources: controlPlane.resources,
     naming,
-    schemas: () => controlPlane.resources.schemas,
-    authentication: { authenticators: [x509Authenticator()], anonymousAuth: options.anonymousAuth },
+    codec: new Codec(naming),
+    watchListEnabled: gates.WatchList === true,
+    protectedNamespaces: controlPlane.protectedNamespaces,
+    subresourceActions: new Map([["/serviceaccounts/token", tokenRequests]]),
+    ...(escalation
+      ? {
+          async checkWrite(ctx, write) {
+            if (write.served.schema.group !== rbacGroup || write.subresource || !ctx.user) return;
+            const resource = write.served.schema.plural;
+            const denial = await escalation({
+              user: ctx.user,
+              namespace: write.namespace ?? "",
+              verb: write.verb,
+              resource,
+              apiVersion: ctx.info?.apiVersion ?? "v1",
+              object: write.object,
+              ...(write.old ? { old: write.old } : {}),
+            });
+            if (!denial) return;
+            if (denial.reason === "NotFound") {
+              throw errors.notFound({ group: rbacGroup, resource: denial.resource }, denial.name);
+            }
+            const name = (write.object.metadata as { name?: string } | undefined)?.name ?? "";
+            throw errors.forbidden({ group: rbacGroup, resource }, name, denial.message);
+          },
+        }
+      : {}),
   });
+
+  const app = createServer(tls, log);
+  const accessOptions = {
+    authenticators: security.authenticators,
+    anonymousAuth: options.anonymousAuth,
+    authorizer,
+    naming,
+    ...(auditLog ? { auditLog } : {}),
+  };
+  const guard = accessGuard(accessOptions);
+  registerVersion(app, guard);
+  registerOpenApi(app, { naming, schemas: () => controlPlane.resources.schemas, guard });
   registerApi(
     app,
     defaultPipeline({
-      env: {
-        resources: controlPlane.resources,
-        naming,
-        codec: new Codec(naming),
-        watchListEnabled: gates.WatchList === true,
-        protectedNamespaces: controlPlane.protectedNamespaces,
-      },
-      authenticators: [x509Authenticator()],
-      anonymousAuth: options.anonymousAuth,
+      ...accessOptions,
+      env: handlerEnv(),
       discovery: discoveryResponder(naming, currentDiscovery),
       inflight: { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight },
-      naming,
-      ...(auditLog ? { auditLog } : {}),
     }),
   );
   registerHealth(
@@ -141,6 +249,12 @@ async function main(options: ServerOptions): Promise<void> {
         ["storage", storageCheck],
         ["cacher-sync", cacheCheck],
         [
+          "rbac-bootstrap-roles",
+          () => {
+            if (!policyReconciled) throw new Error("the bootstrap RBAC policy is not in place yet");
+          },
+        ],
+        [
           "controllers",
           () => {
             if (!controllers.every((c) => c.synced)) throw new Error("controllers have not synced yet");
@@ -154,8 +268,9 @@ async function main(options: ServerOptions): Promise<void> {
         ],
       ]),
     },
-    { livezGracePeriodMs: options.livezGracePeriod },
+    { guard, livezGracePeriodMs: options.livezGracePeriod },
   );
+  registerNotFound(app, guard);
   await app.listen({ host: options.bindAddress, port: options.securePort });
 
   // Controllers are API clients on loopback with identities of their own.
@@ -179,6 +294,34 @@ async function main(options: ServerOptions): Promise<void> {
   };
   const stopControllers = new AbortController();
   const onControllerError = (err: unknown, context: string) => log.warn({ err, context }, "controller");
+
+  // The bootstrap RBAC policy, written through the API as the loopback superuser; retried until
+  // it lands (readyz waits for it).
+  const masters = await issueCertificate(ca, {
+    commonName: "system:apiserver",
+    organizations: ["system:masters"],
+    usage: "client",
+    validDays: 30,
+  });
+  const mastersClient = new ControllerClient({
+    server: `https://${loopbackHost}:${options.securePort}`,
+    caPem: ca.certPem,
+    certPem: masters.certPem,
+    keyPem: masters.keyPem,
+  });
+  const policyRun = (async () => {
+    for (let attempt = 0; !stopControllers.signal.aborted; attempt++) {
+      try {
+        await reconcileBootstrapPolicy(mastersClient, naming);
+        policyReconciled = true;
+        return;
+      } catch (err) {
+        if (attempt % 10 === 0) log.warn({ err }, "bootstrap RBAC policy not reconciled yet; retrying");
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  })();
+
   const namespaceController = new NamespaceController(
     await controllerClient("namespace-controller"),
     naming.productName,
@@ -188,10 +331,34 @@ async function main(options: ServerOptions): Promise<void> {
     await controllerClient("serviceaccount-controller"),
     onControllerError,
   );
-  controllers.push(namespaceController, serviceAccountController);
+  const tokenController = new TokenController(
+    await controllerClient("token-controller"),
+    { naming, signer: security.signer, rootCaPem: ca.certPem },
+    onControllerError,
+  );
+  const aggregationController = new ClusterRoleAggregationController(
+    await controllerClient("clusterrole-aggregation-controller"),
+    naming,
+    onControllerError,
+  );
+  // A controller runs only while `--runtime-config` serves everything it works on.
+  const serves = (...resources: [string, string, string][]) =>
+    resources.every(([group, version, resource]) => controlPlane.resources.lookup(group, version, resource));
+  const running: { readonly synced: boolean; run(signal: AbortSignal): Promise<void> }[] = [];
+  if (serves(["", "v1", "namespaces"])) running.push(namespaceController);
+  if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
+  if (serves(["", "v1", "secrets"], ["", "v1", "serviceaccounts"])) running.push(tokenController);
+  if (serves([rbacGroup, "v1", "clusterroles"])) running.push(aggregationController);
+  // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.
+  if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {
+    running.push(
+      new BootstrapTokenCleaner(await controllerClient("token-cleaner"), naming, onControllerError),
+    );
+  }
+  controllers.push(...running);
+  // Controllers start once their roles exist, rather than logging 403s until then.
   const controllerRuns = [
-    namespaceController.run(stopControllers.signal),
-    serviceAccountController.run(stopControllers.signal),
+    policyRun.then(() => Promise.all(running.map((c) => c.run(stopControllers.signal)))),
   ];
   log.info(
     { url: serverUrl, storage: storage.name },
@@ -207,6 +374,8 @@ async function main(options: ServerOptions): Promise<void> {
     await Promise.allSettled(controllerRuns);
     closeAllWatches();
     await app.close();
+    await security.close();
+    stopAccess.abort();
     await controlPlane.stop();
     await auditLog?.close();
     compactor.stop();

@@ -122,12 +122,16 @@ export function objectAccess(
     async get(ref: ResourceRef, namespace: string | undefined, name: string) {
       const served = resources.byResource(ref.group, ref.resource);
       if (!served) return undefined;
-      try {
-        return decode(await served.registry.get(namespace, name, "0"));
-      } catch (err) {
-        if (err instanceof RegistryError && err.reason === "NotFound") return undefined;
-        throw err;
+      // The cache first; a miss is confirmed at the latest revision, so an object created just
+      // before (a ServiceAccount, then its token) is found.
+      for (const resourceVersion of ["0", undefined]) {
+        try {
+          return decode(await served.registry.get(namespace, name, resourceVersion));
+        } catch (err) {
+          if (!(err instanceof RegistryError && err.reason === "NotFound")) throw err;
+        }
       }
+      return undefined;
     },
     informer(ref: ResourceRef) {
       const key = `${ref.group}/${ref.resource}`;

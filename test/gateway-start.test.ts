@@ -45,7 +45,7 @@ describe("npm start", () => {
         assert.equal(ready.code, 0, ready.stdout);
         assert.equal(
           ready.stdout.trim(),
-          "[+]ping ok\n[+]log ok\n[+]storage ok\n[+]cacher-sync ok\n[+]controllers ok\n[+]shutdown ok\nreadyz check passed",
+          "[+]ping ok\n[+]log ok\n[+]storage ok\n[+]cacher-sync ok\n[+]rbac-bootstrap-roles ok\n[+]controllers ok\n[+]shutdown ok\nreadyz check passed",
         );
       }
       const excluded = await kubectl(versions[0] as string, gw.kubeconfig, [

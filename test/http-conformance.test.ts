@@ -316,10 +316,14 @@ describe("discovery and version", () => {
 });
 
 describe("authentication", () => {
-  it("lets requests without credentials in as anonymous (AlwaysAllow)", async () => {
+  it("lets requests without credentials in as anonymous; RBAC lets them read health and version only", async () => {
     const anon = new ApiClient(gw.kubeconfig, { anonymous: true });
     try {
-      assert.equal((await anon.call("GET", "/api/v1/namespaces")).status, 200);
+      const denied = await anon.call("GET", "/api/v1/namespaces");
+      assert.equal(denied.status, 403);
+      assert.match(denied.body.message, /User "system:anonymous" cannot list resource "namespaces"/);
+      assert.equal((await anon.call("GET", "/version")).status, 200);
+      assert.equal((await anon.call("GET", "/healthz")).status, 200);
     } finally {
       await anon.close();
     }

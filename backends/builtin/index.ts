@@ -4,6 +4,8 @@ import { configMapKind } from "./configmap.ts";
 import { eventKind } from "./event.ts";
 import type { BuiltinKind } from "./kind.ts";
 import { namespaceKind } from "./namespace.ts";
+import { nodeKind } from "./node.ts";
+import { podKind } from "./pod.ts";
 import { secretKind } from "./secret.ts";
 import { serviceAccountKind } from "./serviceaccount.ts";
 
@@ -19,5 +21,7 @@ export function builtinKinds(naming: Naming): BuiltinKind[] {
     secretKind(naming),
     serviceAccountKind(naming),
     eventKind(naming),
+    podKind(naming),
+    nodeKind(naming),
   ];
 }

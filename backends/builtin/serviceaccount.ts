@@ -56,7 +56,8 @@ export function serviceAccountKind(naming: Naming): BuiltinKind {
       categories: [],
       namespaced: true,
       verbs: ALL_VERBS,
-      subresources: [],
+      // `token` (TokenRequest) is answered by the gateway, not stored.
+      subresources: ["token"],
       allowCreateOnUpdate: false,
       tableColumns: [
         column("Secrets", "Number of secrets listed for the account.", (object) =>

@@ -21,7 +21,12 @@ import {
 import { applyJsonPatch, JsonPatchError } from "../patch/json-patch.ts";
 import { applyMergePatch } from "../patch/merge-patch.ts";
 import type { RequestContext } from "../pipeline/index.ts";
-import { decodeProtobuf, PROTOBUF_MEDIA_TYPE, ProtobufDecodeError } from "../protobuf/codec.ts";
+import {
+  decodeProtobuf,
+  hasProtobufForm,
+  PROTOBUF_MEDIA_TYPE,
+  ProtobufDecodeError,
+} from "../protobuf/codec.ts";
 import { errors, type Status } from "../request/api-error.ts";
 import { knownFieldsOf, type Resource } from "../routing/resources.ts";
 
@@ -59,11 +64,7 @@ export class Codec {
     this.naming = naming;
   }
 
-  output(
-    ctx: RequestContext,
-    _served: Resource,
-    options: { list: boolean; stream: boolean },
-  ): OutputChoice {
+  output(ctx: RequestContext, _served: Resource, options: { list: boolean; stream: boolean }): OutputChoice {
     const q = ctx.url.searchParams;
     const pretty = q.get("pretty");
     const includeObject = q.get("includeObject");
@@ -92,13 +93,7 @@ export class Codec {
   }
 
   /** An object already in JSON: sent as it is when the client wants plain compact JSON. */
-  sendItem(
-    ctx: RequestContext,
-    code: number,
-    json: string,
-    choice: OutputChoice,
-    served: Resource,
-  ): void {
+  sendItem(ctx: RequestContext, code: number, json: string, choice: OutputChoice, served: Resource): void {
     if (choice.kind === "json" && !choice.pretty) {
       this.#send(ctx, code, `${json}\n`, choice.contentType);
       return;
@@ -193,14 +188,15 @@ export class Codec {
 
   /** The body of a create or update, of this resource's kind, with fieldValidation applied. */
   async readObject(ctx: RequestContext, served: Resource, version: string): Promise<JsonObject> {
-    const protobufTypes = this.#protobufTypes();
+    const apiVersion = served.schema.group ? `${served.schema.group}/${version}` : version;
+    // A kind without a Protobuf form answers 415 listing what it accepts, as upstream does.
+    const protobufTypes = hasProtobufForm(apiVersion, served.schema.kind) ? this.#protobufTypes() : [];
     const type = negotiateInput(ctx.req.headers["content-type"], [JSON_TYPE, YAML_TYPE, ...protobufTypes]);
     if (protobufTypes.includes(type)) {
       const raw = ctx.req.body;
       const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
       let decoded: JsonObject;
       try {
-        const apiVersion = served.schema.group ? `${served.schema.group}/${version}` : version;
         decoded = decodeProtobuf(bytes, { apiVersion, kind: served.schema.kind }).object as JsonObject;
       } catch (err) {
         if (err instanceof ProtobufDecodeError) throw errors.badRequest(err.message);

@@ -28,6 +28,21 @@ export interface HandlerEnv {
    * kind and its version.
    */
   readonly subresourceActions?: ReadonlyMap<string, VirtualResource>;
+  /**
+   * Checks a write against the object it would store, before it is stored (RBAC's escalation
+   * rules today; the admission chain later). Runs inside the update loop against the current
+   * object; throws an ApiError to refuse.
+   */
+  readonly checkWrite?: (ctx: RequestContext, write: WriteCheck) => Promise<void>;
+}
+
+export interface WriteCheck {
+  readonly verb: "create" | "update";
+  readonly served: ServedResource;
+  readonly namespace: string | undefined;
+  readonly subresource: string | undefined;
+  readonly object: JsonObject;
+  readonly old: JsonObject | undefined;
 }
 
 const PATCH_TYPES = [
@@ -201,6 +216,14 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       const body = await codec.readObject(ctx, served, info.apiVersion);
       if (ns) await checkNamespaceOpen(env, ns);
       const choice = codec.output(ctx, served, { list: false, stream: false });
+      await env.checkWrite?.(ctx, {
+        verb: "create",
+        served,
+        namespace: ns,
+        subresource,
+        object: body,
+        old: undefined,
+      });
       const { object } = await registry.create(ns, body, { dryRun: dryRun(ctx) });
       codec.sendObject(ctx, 201, object, choice, served);
       return;
@@ -209,10 +232,23 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       if (!schema.verbs.includes("update")) throw errors.methodNotSupported(ref, "update");
       const body = await codec.readObject(ctx, served, info.apiVersion);
       const choice = codec.output(ctx, served, { list: false, stream: false });
-      const { object, created } = await registry.update(ns, info.name, () => structuredClone(body), {
-        dryRun: dryRun(ctx),
-        ...(subresource ? { subresource } : {}),
-      });
+      const { object, created } = await registry.update(
+        ns,
+        info.name,
+        async (current) => {
+          const next = structuredClone(body);
+          await env.checkWrite?.(ctx, {
+            verb: current ? "update" : "create",
+            served,
+            namespace: ns,
+            subresource,
+            object: next,
+            old: current,
+          });
+          return next;
+        },
+        { dryRun: dryRun(ctx), ...(subresource ? { subresource } : {}) },
+      );
       codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
       return;
     }
@@ -225,9 +261,19 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       const { object, created } = await registry.update(
         ns,
         info.name,
-        (current) => {
+        async (current) => {
           if (!current) throw registry.notFound(info.name);
-          return codec.applyPatch(type, current, patch, served, info.apiVersion);
+          const old = structuredClone(current);
+          const next = await codec.applyPatch(type, current, patch, served, info.apiVersion);
+          await env.checkWrite?.(ctx, {
+            verb: "update",
+            served,
+            namespace: ns,
+            subresource,
+            object: next,
+            old,
+          });
+          return next;
         },
         { dryRun: dryRun(ctx), createIfMissing: false, ...(subresource ? { subresource } : {}) },
       );

@@ -63,7 +63,8 @@ export class ResourceTable {
 
   addVirtual(resource: VirtualResource): void {
     for (const v of resource.schema.versions) {
-      if (v.served) this.#virtualByPath.set(`${resource.schema.group}/${v.name}/${resource.schema.plural}`, resource);
+      if (v.served)
+        this.#virtualByPath.set(`${resource.schema.group}/${v.name}/${resource.schema.plural}`, resource);
     }
     this.#virtual.push(resource);
     this.#generation++;

@@ -1,4 +1,7 @@
+export { BootstrapTokenCleaner, type TokenCleanerOptions } from "./bootstrap-token/token-cleaner.ts";
 export { ControllerClient, type ControllerCredentials } from "./client.ts";
+export { ClusterRoleAggregationController } from "./clusterrole-aggregation/clusterrole-aggregation-controller.ts";
 export { Informer } from "./informer.ts";
 export { NamespaceController } from "./namespace/namespace-controller.ts";
 export { ServiceAccountController } from "./serviceaccount/serviceaccount-controller.ts";
+export { TokenController, type TokenControllerOptions } from "./token/token-controller.ts";

@@ -30,7 +30,10 @@ export interface LocalInformer {
 }
 
 export interface ObjectAccess {
-  /** The current object from the watch cache, or undefined when it does not exist. */
+  /**
+   * The object from the watch cache, or undefined when it does not exist at the latest revision
+   * (a miss is re-checked there, so objects created just before are seen).
+   */
   get(ref: ResourceRef, namespace: string | undefined, name: string): Promise<ApiObject | undefined>;
   /** One shared informer per resource; undefined when the gateway does not serve it. */
   informer(ref: ResourceRef): LocalInformer | undefined;
