@@ -88,3 +88,46 @@ it("accepts the shipped example configuration", () => {
   assert.equal(o.storageBackend, "embedded");
   assert.equal(o.compactionInterval, 300_000);
 });
+
+describe("authentication and authorization options", () => {
+  it("defaults to Node,RBAC with anonymous access and upstream's token settings", () => {
+    const o = loadOptions([]);
+    assert.deepEqual(o.authorizationModes, ["Node", "RBAC"]);
+    assert.equal(o.anonymousAuth, true);
+    assert.equal(o.serviceAccountLookup, true);
+    assert.equal(o.authenticationTokenWebhookCacheTtl, 120_000);
+    assert.deepEqual(o.oidcSigningAlgs, ["RS256"]);
+  });
+
+  it("turns anonymous access off when AlwaysAllow is the only mode, as upstream", () => {
+    assert.equal(loadOptions(["--authorization-mode=AlwaysAllow"]).anonymousAuth, false);
+    assert.equal(loadOptions(["--authorization-mode=AlwaysAllow,RBAC"]).anonymousAuth, true);
+  });
+
+  it("refuses unknown or repeated modes and half-configured webhooks and OIDC", () => {
+    for (const args of [
+      ["--authorization-mode=ABAC"],
+      ["--authorization-mode=RBAC,RBAC"],
+      ["--authorization-mode=Webhook"],
+      ["--authorization-webhook-config-file=/x"],
+      ["--oidc-issuer-url=https://issuer.example"],
+      ["--oidc-issuer-url=http://issuer.example", "--oidc-client-id=c"],
+      ["--oidc-client-id=c", "--oidc-issuer-url=https://i", "--oidc-required-claim=novalue"],
+      ["--authentication-token-webhook-version=v2"],
+      ["--requestheader-username-headers="],
+    ]) {
+      assert.throws(() => loadOptions(args), OptionError, args.join(" "));
+    }
+  });
+
+  it("accumulates repeatable flags", () => {
+    const o = loadOptions([
+      "--service-account-key-file=/a.pub",
+      "--service-account-key-file=/b.pub",
+      "--oidc-required-claim=hd=example.com",
+      "--oidc-required-claim=tier=gold",
+    ]);
+    assert.deepEqual(o.serviceAccountKeyFiles, ["/a.pub", "/b.pub"]);
+    assert.deepEqual(o.oidcRequiredClaims, ["hd=example.com", "tier=gold"]);
+  });
+});
