@@ -13,12 +13,18 @@ export interface InformerHandlers {
   deleted?(object: InformerObject): void | Promise<void>;
 }
 
+function keyOf(object: InformerObject): string {
+  return `${object.metadata.namespace ?? ""}/${object.metadata.name}`;
+}
+
 export class Informer {
   readonly #client: ControllerClient;
   readonly #path: string;
   readonly #handlers: InformerHandlers;
   readonly #onError: (err: unknown) => void;
   #synced = false;
+  /** What the handlers were last told exists, by namespace/name. */
+  readonly #known = new Map<string, InformerObject>();
 
   constructor(
     client: ControllerClient,
@@ -41,7 +47,19 @@ export class Informer {
     while (!signal.aborted) {
       try {
         const list = await this.#client.must("GET", this.#path);
-        for (const item of list.body.items as InformerObject[]) await this.#handlers.upsert(item);
+        const listed = new Map<string, InformerObject>();
+        for (const item of list.body.items as InformerObject[]) listed.set(keyOf(item), item);
+        // Objects deleted while no watch was open show up only as missing from the new list.
+        for (const [key, object] of this.#known) {
+          if (!listed.has(key)) {
+            this.#known.delete(key);
+            await this.#handlers.deleted?.(object);
+          }
+        }
+        for (const item of listed.values()) {
+          this.#known.set(keyOf(item), item);
+          await this.#handlers.upsert(item);
+        }
         this.#synced = true;
         let rv = String(list.body.metadata.resourceVersion);
         const sep = this.#path.includes("?") ? "&" : "?";
@@ -58,8 +76,13 @@ export class Informer {
               break;
             }
             rv = object.metadata?.resourceVersion ?? rv;
-            if (event.type === "DELETED") await this.#handlers.deleted?.(object);
-            else if (event.type !== "BOOKMARK") await this.#handlers.upsert(object);
+            if (event.type === "DELETED") {
+              this.#known.delete(keyOf(object));
+              await this.#handlers.deleted?.(object);
+            } else if (event.type !== "BOOKMARK") {
+              this.#known.set(keyOf(object), object);
+              await this.#handlers.upsert(object);
+            }
           }
           if (expired || signal.aborted) break;
         }
