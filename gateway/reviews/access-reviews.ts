@@ -127,6 +127,24 @@ async function decide(authorizer: Authorizer, attributes: Attributes): Promise<O
   }
 }
 
+/** The user a (Local)SubjectAccessReview asks about; at least a user or a group is required. */
+function subjectOf(spec: Obj, causes: FieldError[]): UserInfo {
+  if (str(spec.user) === "" && strings(spec.groups).length === 0) {
+    causes.push({
+      field: "spec.user",
+      type: "FieldValueInvalid",
+      value: str(spec.user),
+      detail: "at least one of user or group must be specified",
+    });
+  }
+  return {
+    username: str(spec.user),
+    uid: str(spec.uid),
+    groups: strings(spec.groups),
+    extra: extraOf(spec.extra),
+  };
+}
+
 function requireUser(user: UserInfo | undefined): UserInfo {
   if (!user) throw errors.internal("no user information found for the request");
   return user;
@@ -151,21 +169,8 @@ export function accessReviews(options: AccessReviewOptions): VirtualResource[] {
     async create(_ctx, body) {
       const spec = obj(body.spec) ?? {};
       const causes = checkAttributes(spec, "spec", true);
-      if (str(spec.user) === "" && strings(spec.groups).length === 0) {
-        causes.push({
-          field: "spec.user",
-          type: "FieldValueInvalid",
-          value: str(spec.user),
-          detail: "at least one of user or group must be specified",
-        });
-      }
+      const user = subjectOf(spec, causes);
       if (causes.length > 0) throw invalid("SubjectAccessReview", causes);
-      const user: UserInfo = {
-        username: str(spec.user),
-        uid: str(spec.uid),
-        groups: strings(spec.groups),
-        extra: extraOf(spec.extra),
-      };
       return reviewResponse(body, await decide(options.authorizer, attributesOf(spec, user)));
     },
   };
@@ -176,14 +181,7 @@ export function accessReviews(options: AccessReviewOptions): VirtualResource[] {
     async create(_ctx, body, _version, namespace) {
       const spec = obj(body.spec) ?? {};
       const causes = checkAttributes(spec, "spec", false);
-      if (str(spec.user) === "" && strings(spec.groups).length === 0) {
-        causes.push({
-          field: "spec.user",
-          type: "FieldValueInvalid",
-          value: str(spec.user),
-          detail: "at least one of user or group must be specified",
-        });
-      }
+      const user = subjectOf(spec, causes);
       const attributesNamespace = str(obj(spec.resourceAttributes)?.namespace);
       const metaNamespace = str(obj(body.metadata)?.namespace);
       if (metaNamespace !== "" && metaNamespace !== namespace) {
@@ -200,12 +198,6 @@ export function accessReviews(options: AccessReviewOptions): VirtualResource[] {
         });
       }
       if (causes.length > 0) throw invalid("LocalSubjectAccessReview", causes);
-      const user: UserInfo = {
-        username: str(spec.user),
-        uid: str(spec.uid),
-        groups: strings(spec.groups),
-        extra: extraOf(spec.extra),
-      };
       const response = reviewResponse(body, await decide(options.authorizer, attributesOf(spec, user)));
       return { ...response, metadata: { ...(response.metadata as Obj), namespace } };
     },

@@ -24,7 +24,16 @@ export class ApiError extends Error {
 export class ControllerClient {
   readonly #client: ApiClient;
 
-  constructor(credentials: ControllerCredentials) {
+  /** A controller running elsewhere, with the credentials of a kubeconfig file. */
+  static fromKubeconfig(path: string): ControllerClient {
+    return new ControllerClient(ApiClient.fromKubeconfig(path));
+  }
+
+  constructor(credentials: ControllerCredentials | ApiClient) {
+    if (credentials instanceof ApiClient) {
+      this.#client = credentials;
+      return;
+    }
     this.#client = new ApiClient({
       cluster: {
         server: credentials.server,

@@ -1,20 +1,13 @@
 // The bootstrap token cleaner against a real gateway process, as an API client with the admin's
-// credentials (the gateway does not run this controller itself yet).
+// credentials, next to the gateway's own (which runs only with bootstrap tokens enabled).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { load } from "js-yaml";
 import { naming } from "../../../backends/naming/index.ts";
 import { type GatewayProcess, startGateway } from "../../../test/support/gateway-process.ts";
 import { eventually } from "../../../test/support/watch.ts";
 import { ControllerClient } from "../client.ts";
 import { BootstrapTokenCleaner } from "./token-cleaner.ts";
-
-interface Kubeconfig {
-  clusters: { cluster: { server: string; "certificate-authority-data": string } }[];
-  users: { user: { "client-certificate-data": string; "client-key-data": string } }[];
-}
 
 const names = naming("cluster");
 const NS = names.systemNamespace;
@@ -43,14 +36,7 @@ const exists = async (name: string) => (await client.call("GET", `${SECRETS}/${n
 
 before(async () => {
   gw = await startGateway();
-  const config = load(readFileSync(gw.kubeconfig, "utf8")) as Kubeconfig;
-  const unb64 = (s: string | undefined) => Buffer.from(s ?? "", "base64").toString("utf8");
-  client = new ControllerClient({
-    server: config.clusters[0]?.cluster.server ?? "",
-    caPem: unb64(config.clusters[0]?.cluster["certificate-authority-data"]),
-    certPem: unb64(config.users[0]?.user["client-certificate-data"]),
-    keyPem: unb64(config.users[0]?.user["client-key-data"]),
-  });
+  client = ControllerClient.fromKubeconfig(gw.kubeconfig);
   // Already expired before the cleaner starts: removed by its first list.
   await create("bootstrap-token-aaaaaa", { "token-id": "aaaaaa", expiration: "2000-01-01T00:00:00Z" });
   cleaner = new BootstrapTokenCleaner(client, names, (err, context) => errors.push(`${context}: ${err}`), {

@@ -5,7 +5,6 @@ import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { jwtVerify } from "jose";
-import { load } from "js-yaml";
 import { naming } from "../../../backends/naming/index.ts";
 import { type GatewayProcess, startGateway } from "../../../test/support/gateway-process.ts";
 import { eventually } from "../../../test/support/watch.ts";
@@ -13,11 +12,6 @@ import { parseVerificationKeys, ServiceAccountTokenSigner } from "../../authenti
 import { ControllerClient } from "../client.ts";
 import type { InformerObject } from "../informer.ts";
 import { TokenController } from "./token-controller.ts";
-
-interface Kubeconfig {
-  clusters: { cluster: { server: string; "certificate-authority-data": string } }[];
-  users: { user: { "client-certificate-data": string; "client-key-data": string } }[];
-}
 
 // The gateway runs its own token controller; both sign with the gateway's key, so either may
 // fill a Secret first and the token verifies the same.
@@ -58,15 +52,8 @@ before(async () => {
   gw = await startGateway();
   keys.privateKey = readFileSync(`${gw.dataDir}/pki/sa.key`, "utf8");
   keys.publicKey = readFileSync(`${gw.dataDir}/pki/sa.pub`, "utf8");
-  const config = load(readFileSync(gw.kubeconfig, "utf8")) as Kubeconfig;
-  const b64 = (s: string | undefined) => Buffer.from(s ?? "", "base64").toString("utf8");
-  caPem = b64(config.clusters[0]?.cluster["certificate-authority-data"]);
-  client = new ControllerClient({
-    server: config.clusters[0]?.cluster.server ?? "",
-    caPem,
-    certPem: b64(config.users[0]?.user["client-certificate-data"]),
-    keyPem: b64(config.users[0]?.user["client-key-data"]),
-  });
+  caPem = readFileSync(`${gw.dataDir}/pki/ca.crt`, "utf8");
+  client = ControllerClient.fromKubeconfig(gw.kubeconfig);
   controller = new TokenController(
     client,
     { naming: names, signer: ServiceAccountTokenSigner.fromPem(keys.privateKey), rootCaPem: caPem },
