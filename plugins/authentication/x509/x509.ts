@@ -4,12 +4,11 @@
 // The listener also trusts the authenticating proxy's CA (clients only offer a certificate whose
 // issuer the server lists), so OpenSSL's verdict alone is not enough: given the client CA, the
 // chain is checked against it here, once per connection.
-import type { TLSSocket } from "node:tls";
+import type { PeerCertificate, TLSSocket } from "node:tls";
 import type { AuthenticationResult, Authenticator } from "../authenticator.ts";
-import { type ChainResult, parseCertificateBundle, verifyPeerChain } from "../request-header/verify-chain.ts";
+import { parseCertificateBundle, verifyPeerChain } from "../request-header/verify-chain.ts";
 
-function identity(socket: TLSSocket): AuthenticationResult {
-  const cert = socket.getPeerCertificate?.();
+function identity(cert: PeerCertificate): AuthenticationResult {
   const subject = cert.subject as unknown as Record<string, string | string[] | undefined>;
   const cn = subject.CN;
   const username = Array.isArray(cn) ? cn[0] : cn;
@@ -22,28 +21,34 @@ function identity(socket: TLSSocket): AuthenticationResult {
 /** `clientCaPem`: verify against this bundle; absent, trust the listener's own verification. */
 export function x509Authenticator(clientCaPem?: string): Authenticator {
   const roots = clientCaPem === undefined ? undefined : parseCertificateBundle(clientCaPem);
-  const verdicts = new WeakMap<TLSSocket, ChainResult>();
+  // A connection's certificate cannot change, and reading it costs tens of microseconds: the
+  // answer is kept per connection.
+  const answers = new WeakMap<TLSSocket, AuthenticationResult>();
+  const decide = (socket: TLSSocket): AuthenticationResult => {
+    const cert = socket.getPeerCertificate?.();
+    if (!cert || Object.keys(cert).length === 0) return { kind: "none" };
+    if (!socket.authorized) {
+      return {
+        kind: "rejected",
+        reason: `client certificate not accepted: ${String(socket.authorizationError)}`,
+      };
+    }
+    if (roots) {
+      const verdict = verifyPeerChain(socket, roots);
+      if (!verdict.ok)
+        return { kind: "rejected", reason: `client certificate not accepted: ${verdict.reason}` };
+    }
+    return identity(cert);
+  };
   return {
     name: "x509",
     authenticate({ socket }) {
-      const cert = socket.getPeerCertificate?.();
-      if (!cert || Object.keys(cert).length === 0) return { kind: "none" };
-      if (!socket.authorized) {
-        return {
-          kind: "rejected",
-          reason: `client certificate not accepted: ${String(socket.authorizationError)}`,
-        };
+      let answer = answers.get(socket);
+      if (!answer) {
+        answer = decide(socket);
+        answers.set(socket, answer);
       }
-      if (roots) {
-        let verdict = verdicts.get(socket);
-        if (!verdict) {
-          verdict = verifyPeerChain(socket, roots);
-          verdicts.set(socket, verdict);
-        }
-        if (!verdict.ok)
-          return { kind: "rejected", reason: `client certificate not accepted: ${verdict.reason}` };
-      }
-      return identity(socket);
+      return answer;
     },
   };
 }
