@@ -47,6 +47,13 @@ end
 
 local json = { ["Content-Type"] = "application/json", ["Accept"] = "application/json" }
 local accept = { ["Accept"] = "application/json" }
+-- Requests authenticate with a static bearer token when one is given (both servers get it).
+local token = os.getenv("BENCH_TOKEN")
+if token and token ~= "" then
+  json["Authorization"] = "Bearer " .. token
+  accept["Authorization"] = "Bearer " .. token
+  wrk.headers["Authorization"] = "Bearer " .. token
+end
 
 local ffi = require("ffi")
 ffi.cdef([[

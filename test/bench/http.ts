@@ -302,6 +302,19 @@ let wrkRuns = 0;
 /** Every run's share of CPU 0 that was not the server's, for the note on machine load. */
 const otherOnCpu0: number[] = [];
 
+// wrk cannot present client certificates: it authenticates with a static token in
+// system:masters, so the figures include authentication and authorization (cached token).
+const BENCH_TOKEN = "bench-token-0123456789abcdef";
+
+let tokenDir: string | undefined;
+
+async function benchTokenFile(): Promise<string> {
+  tokenDir = await mkdtemp(join(tmpdir(), "cg-bench-token-"));
+  const file = join(tokenDir, "tokens.csv");
+  writeFileSync(file, `${BENCH_TOKEN},bench,bench-uid,"system:masters"\n`);
+  return file;
+}
+
 /** One wrk run, pinned to CPU 1, one thread. */
 async function wrk(spec: WrkSpec): Promise<RunResult> {
   const args = [
@@ -326,6 +339,7 @@ async function wrk(spec: WrkSpec): Promise<RunResult> {
       BENCH_BODY: spec.bodyFile ?? "",
       BENCH_PREFIX: spec.prefix ?? "",
       BENCH_COUNT: String(spec.count ?? 0),
+      BENCH_TOKEN,
     },
   });
   children.add(child);
@@ -859,7 +873,7 @@ async function main(): Promise<void> {
     if (CPU_PROF !== undefined)
       process.env.NODE_OPTIONS = `${savedNodeOptions ?? ""} --cpu-prof --cpu-prof-dir=${CPU_PROF}`.trim();
     try {
-      gw = await startGateway([]);
+      gw = await startGateway([`--token-auth-file=${await benchTokenFile()}`]);
     } finally {
       if (CPU_PROF !== undefined) {
         if (savedNodeOptions === undefined) delete process.env.NODE_OPTIONS;
@@ -915,6 +929,7 @@ async function main(): Promise<void> {
       children.delete(gw.child);
       if (code !== 0) notes.push(`gateway exited with ${code}`);
       await rm(gw.dataDir, { recursive: true, force: true });
+      if (tokenDir) await rm(tokenDir, { recursive: true, force: true });
     }
     await rm(tmpRoot, { recursive: true, force: true });
   }
