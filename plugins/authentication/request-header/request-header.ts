@@ -4,9 +4,10 @@
 // one of them as common name — and that is settled before any header is looked at. Other
 // callers are not proxies: their headers are ignored ("none"; upstream reports an error, which
 // changes nothing since the union then tries the client-certificate authenticator anyway).
+
+import type { TLSSocket } from "node:tls";
 import type { UserInfo } from "../../../gateway/pipeline/index.ts";
 import type { Authenticator } from "../authenticator.ts";
-import type { TLSSocket } from "node:tls";
 import { type ChainResult, commonName, parseCertificateBundle, verifyPeerChain } from "./verify-chain.ts";
 
 export interface RequestHeaderOptions {
