@@ -8,6 +8,7 @@ export type FieldErrorType =
   | "FieldValueForbidden"
   | "FieldValueDuplicate"
   | "FieldValueTooLong"
+  | "FieldValueTooMany"
   | "FieldValueTypeInvalid";
 
 export interface FieldError {
@@ -25,6 +26,7 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueForbidden: "Forbidden",
   FieldValueDuplicate: "Duplicate value",
   FieldValueTooLong: "Too long",
+  FieldValueTooMany: "Too many",
   FieldValueTypeInvalid: "Invalid value",
 };
 
@@ -33,6 +35,7 @@ const SHOWS_VALUE = new Set<FieldErrorType>([
   "FieldValueNotSupported",
   "FieldValueDuplicate",
   "FieldValueTypeInvalid",
+  "FieldValueTooMany",
 ]);
 
 /** The message after `<field>: `, e.g. `Invalid value: "x": must be ...`. */
