@@ -9,8 +9,7 @@ import { naming as namingPreset } from "../backends/naming/index.ts";
 import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
 import { loadOptions, OptionError, type ServerOptions, usage } from "../config/options.ts";
 import { RuntimeConfigError, runtimeConfig } from "../config/runtime-config.ts";
-import { createTokenRequest } from "../plugins/authentication/index.ts";
-import { escalationCheck, reconcileBootstrapPolicy } from "../plugins/authorization/rbac/index.ts";
+import { reconcileBootstrapPolicy } from "../plugins/authorization/rbac/index.ts";
 import {
   BootstrapTokenCleaner,
   ClusterRoleAggregationController,
@@ -34,11 +33,9 @@ import { objectAccess } from "./object-access.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
-import { errors } from "./request/api-error.ts";
 import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
-import { reviewSchema } from "./reviews/schema.ts";
-import type { VirtualResource } from "./routing/resources.ts";
 import { buildSecurity } from "./security.ts";
+import { rbacEscalationCheck, tokenRequestAction } from "./security-actions.ts";
 import { createServer } from "./server.ts";
 
 async function main(options: ServerOptions): Promise<void> {
@@ -141,78 +138,16 @@ async function main(options: ServerOptions): Promise<void> {
     return discovery;
   };
   const auditLog = options.auditLogPath ? fileAuditLog(options.auditLogPath) : undefined;
-  const rbacGroup = naming.group("rbac.authorization");
-  const escalation = security.rbac
-    ? escalationCheck({ rbac: security.rbac, naming, authorize: (a) => authorizer.authorize(a) })
-    : undefined;
-  const tokenRequests: VirtualResource = {
-    schema: {
-      ...reviewSchema({
-        group: naming.group("authentication"),
-        versions: [{ name: "v1", served: true }],
-        kind: "TokenRequest",
-      }),
-      namespaced: true,
-    },
-    knownFields: {
-      apiVersion: true,
-      kind: true,
-      metadata: true,
-      spec: {
-        audiences: true,
-        expirationSeconds: true,
-        boundObjectRef: { kind: true, apiVersion: true, name: true, uid: true },
-      },
-      status: true,
-    },
-    async create(ctx, body, _version, namespace, name) {
-      const result = await createTokenRequest(
-        access,
-        security.signer,
-        {
-          naming,
-          issuer: security.issuer,
-          apiAudiences: security.apiAudiences,
-          maxExpirationMs: options.serviceAccountMaxTokenExpiration,
-        },
-        namespace ?? "",
-        name ?? "",
-        body,
-      );
-      ctx.warnings.push(...result.warnings);
-      return result.tokenRequest;
-    },
-  };
   const handlerEnv = (): HandlerEnv => ({
     resources: controlPlane.resources,
     naming,
     codec: new Codec(naming),
     watchListEnabled: gates.WatchList === true,
     protectedNamespaces: controlPlane.protectedNamespaces,
-    subresourceActions: new Map([["/serviceaccounts/token", tokenRequests]]),
-    ...(escalation
-      ? {
-          async checkWrite(ctx, write) {
-            if (write.served.schema.group !== rbacGroup || write.subresource || !ctx.user) return;
-            const resource = write.served.schema.plural;
-            const denial = await escalation({
-              user: ctx.user,
-              namespace: write.namespace ?? "",
-              verb: write.verb,
-              resource,
-              apiVersion: ctx.info?.apiVersion ?? "v1",
-              object: write.object,
-              ...(write.old ? { old: write.old } : {}),
-            });
-            if (!denial) return;
-            if (denial.reason === "NotFound") {
-              throw errors.notFound({ group: rbacGroup, resource: denial.resource }, denial.name);
-            }
-            const name = (write.object.metadata as { name?: string } | undefined)?.name ?? "";
-            throw errors.forbidden({ group: rbacGroup, resource }, name, denial.message);
-          },
-        }
-      : {}),
+    subresourceActions: new Map([
+      ["/serviceaccounts/token", tokenRequestAction(naming, access, security, options.serviceAccountMaxTokenExpiration)],
+    ]),
+    ...(security.rbac ? { checkWrite: rbacEscalationCheck(naming, security.rbac, authorizer) } : {}),
   });
 
   const app = createServer(tls, log);
@@ -348,7 +283,7 @@ async function main(options: ServerOptions): Promise<void> {
   if (serves(["", "v1", "namespaces"])) running.push(namespaceController);
   if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
   if (serves(["", "v1", "secrets"], ["", "v1", "serviceaccounts"])) running.push(tokenController);
-  if (serves([rbacGroup, "v1", "clusterroles"])) running.push(aggregationController);
+  if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
   // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.
   if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {
     running.push(
