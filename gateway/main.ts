@@ -145,7 +145,10 @@ async function main(options: ServerOptions): Promise<void> {
     watchListEnabled: gates.WatchList === true,
     protectedNamespaces: controlPlane.protectedNamespaces,
     subresourceActions: new Map([
-      ["/serviceaccounts/token", tokenRequestAction(naming, access, security, options.serviceAccountMaxTokenExpiration)],
+      [
+        "/serviceaccounts/token",
+        tokenRequestAction(naming, access, security, options.serviceAccountMaxTokenExpiration),
+      ],
     ]),
     ...(security.rbac ? { checkWrite: rbacEscalationCheck(naming, security.rbac, authorizer) } : {}),
   });

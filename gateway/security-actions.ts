@@ -74,7 +74,8 @@ export function rbacEscalationCheck(
       ...(write.old ? { old: write.old } : {}),
     });
     if (!denial) return;
-    if (denial.reason === "NotFound") throw errors.notFound({ group, resource: denial.resource }, denial.name);
+    if (denial.reason === "NotFound")
+      throw errors.notFound({ group, resource: denial.resource }, denial.name);
     const name = (write.object.metadata as { name?: string } | undefined)?.name ?? "";
     throw errors.forbidden({ group, resource }, name, denial.message);
   };

@@ -276,7 +276,10 @@ describe("required, enum, strings, numbers, lists, objects", () => {
       { field: "spec.map", type: FIELD_VALUE_TOO_MANY, value: 2, detail: "must have at most 1 items" },
     ]);
     assert.equal(errs[0]?.type, "FieldValueTooMany");
-    assert.equal(formatFieldError(errs[0] as FieldError), "spec.list: Too many: 4: must have at most 3 items");
+    assert.equal(
+      formatFieldError(errs[0] as FieldError),
+      "spec.list: Too many: 4: must have at most 3 items",
+    );
   });
 
   it("names a required field at the root without a leading dot", () => {
