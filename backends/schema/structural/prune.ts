@@ -37,17 +37,23 @@ class Pruner {
   }
 
   prune(x: unknown, s: SchemaNode | undefined, embedded: boolean): void {
-    if (s?.preserveUnknown) {
-      this.keep(x, s, embedded);
-      return;
-    }
+    this.walk(x, s, embedded, s?.preserveUnknown === true);
+  }
+
+  /**
+   * `keepUnknown`: below preserve-unknown-fields, where only what has a schema is pruned (items
+   * of lists stay in that mode; declared properties and map values are pruned by their schemas).
+   */
+  private walk(x: unknown, s: SchemaNode | undefined, embedded: boolean, keepUnknown: boolean): void {
+    if (keepUnknown && s === undefined) return;
     if (typeof x !== "object" || x === null) return;
     const path = this.path;
     if (Array.isArray(x)) {
       const items = s?.items;
       for (let i = 0; i < x.length; i++) {
         path.push(INDEX, i);
-        this.prune(x[i], items, items?.embedded ?? false);
+        if (keepUnknown) this.walk(x[i], items, items?.embedded ?? false, true);
+        else this.prune(x[i], items, items?.embedded ?? false);
         path.pop();
       }
       return;
@@ -75,43 +81,10 @@ class Pruner {
         path.push(MAP_KEY, key);
         this.prune(object[key], values, values?.embedded ?? false);
         path.pop();
-      } else {
+      } else if (!keepUnknown) {
         // A stray apiVersion/kind/metadata at the very top is dropped without a report.
         if (!isMetaField(key) || path.depth > 0) this.record(key);
         delete object[key];
-      }
-    }
-  }
-
-  // Below preserve-unknown-fields: only what has a schema is pruned.
-  private keep(x: unknown, s: SchemaNode | undefined, embedded: boolean): void {
-    if (s === undefined || typeof x !== "object" || x === null) return;
-    const path = this.path;
-    if (Array.isArray(x)) {
-      const items = s.items;
-      for (let i = 0; i < x.length; i++) {
-        path.push(INDEX, i);
-        this.keep(x[i], items, items?.embedded ?? false);
-        path.pop();
-      }
-      return;
-    }
-    const object = x as Record<string, unknown>;
-    if (s.embedded) coerceEmbeddedMetadata(object, path.field(""), this.metadataUnknown);
-    const props = s.properties;
-    const additional = s.additional;
-    for (const key in object) {
-      if (embedded && isMetaField(key)) continue;
-      const prop = props?.get(key);
-      if (prop !== undefined) {
-        path.push(PROPERTY, key);
-        this.prune(object[key], prop, prop.embedded);
-        path.pop();
-      } else if (additional !== undefined) {
-        const values = typeof additional === "object" ? additional : undefined;
-        path.push(MAP_KEY, key);
-        this.prune(object[key], values, values?.embedded ?? false);
-        path.pop();
       }
     }
   }
