@@ -1,41 +1,23 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Cacher, jsonItemDecoder } from "../cacher/index.ts";
-import { MemoryStorage } from "../memory/index.ts";
 import { naming } from "../naming/naming.ts";
-import { Registry, RegistryError } from "../registry/index.ts";
+import { type Registry, RegistryError } from "../registry/index.ts";
 import type { JsonObject } from "../registry/strategy.ts";
-import { resourcePrefix } from "../schema/index.ts";
 import { parseFieldSelector } from "../selection/index.ts";
 import { nodeKind, nodeRoles } from "./node.ts";
+import { type ServedKind, serveKind } from "./testing.ts";
 
 const kind = nodeKind(naming("cluster"));
 const supported = new Set(["metadata.name", ...Object.keys(kind.schema.selectableFields?.({}) ?? {})]);
 
-let storage: MemoryStorage;
-let cacher: Cacher;
+let served: ServedKind;
 let nodes: Registry;
 
 before(async () => {
-  storage = new MemoryStorage();
-  cacher = new Cacher({
-    storage,
-    prefix: resourcePrefix(kind.schema),
-    decoder: jsonItemDecoder(kind.schema.selectableFields),
-  });
-  await cacher.start();
-  nodes = new Registry({
-    schema: kind.schema,
-    strategy: kind.strategy,
-    subresources: kind.subresourceStrategies ?? {},
-    storage,
-    cacher,
-  });
+  served = await serveKind(kind);
+  nodes = served.registry;
 });
-after(async () => {
-  await cacher.stop();
-  await storage.close();
-});
+after(() => served.stop());
 
 const ready = (status: string) => ({ conditions: [{ type: "Ready", status }] });
 

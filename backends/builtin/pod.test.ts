@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Cacher, jsonItemDecoder } from "../cacher/index.ts";
-import { MemoryStorage } from "../memory/index.ts";
 import { naming } from "../naming/naming.ts";
-import { formatFieldError, Registry, RegistryError } from "../registry/index.ts";
+import { formatFieldError, type Registry, RegistryError } from "../registry/index.ts";
 import type { JsonObject } from "../registry/strategy.ts";
-import { resourcePrefix } from "../schema/index.ts";
 import { parseFieldSelector } from "../selection/index.ts";
 import { podKind, podRow } from "./pod.ts";
+import { type ServedKind, serveKind } from "./testing.ts";
 
 const kind = podKind(naming("cluster"));
 const supported = new Set([
@@ -16,30 +14,14 @@ const supported = new Set([
   ...Object.keys(kind.schema.selectableFields?.({}) ?? {}),
 ]);
 
-let storage: MemoryStorage;
-let cacher: Cacher;
+let served: ServedKind;
 let pods: Registry;
 
 before(async () => {
-  storage = new MemoryStorage();
-  cacher = new Cacher({
-    storage,
-    prefix: resourcePrefix(kind.schema),
-    decoder: jsonItemDecoder(kind.schema.selectableFields),
-  });
-  await cacher.start();
-  pods = new Registry({
-    schema: kind.schema,
-    strategy: kind.strategy,
-    subresources: kind.subresourceStrategies ?? {},
-    storage,
-    cacher,
-  });
+  served = await serveKind(kind);
+  pods = served.registry;
 });
-after(async () => {
-  await cacher.stop();
-  await storage.close();
-});
+after(() => served.stop());
 
 const pod = (name: string, spec: JsonObject = {}, extra: JsonObject = {}): JsonObject => ({
   apiVersion: "v1",

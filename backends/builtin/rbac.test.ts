@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { Cacher } from "../cacher/index.ts";
-import { MemoryStorage } from "../memory/index.ts";
 import { naming } from "../naming/naming.ts";
 import { RegistryError } from "../registry/errors.ts";
 import { formatFieldError } from "../registry/field-error.ts";
-import { Registry } from "../registry/registry.ts";
+import type { Registry } from "../registry/registry.ts";
 import type { JsonObject } from "../registry/strategy.ts";
-import { resourcePrefix } from "../schema/index.ts";
 import type { BuiltinKind } from "./kind.ts";
 import { rbacKinds } from "./rbac.ts";
+import { type ServedKind, serveKind } from "./testing.ts";
 
 const n = naming("kubernetes");
 const GROUP = "rbac.authorization.k8s.io";
@@ -278,24 +276,13 @@ describe("RBAC kinds", () => {
   });
 
   describe("through a registry", () => {
-    let storage: MemoryStorage;
-    let cacher: Cacher;
+    let served: ServedKind;
     let registry: Registry;
     beforeEach(async () => {
-      storage = new MemoryStorage();
-      cacher = new Cacher({ storage, prefix: resourcePrefix(clusterRoleBinding.schema) });
-      await cacher.start();
-      registry = new Registry({
-        schema: clusterRoleBinding.schema,
-        strategy: clusterRoleBinding.strategy,
-        storage,
-        cacher,
-      });
+      served = await serveKind(clusterRoleBinding);
+      registry = served.registry;
     });
-    afterEach(async () => {
-      await cacher.stop();
-      await storage.close();
-    });
+    afterEach(() => served.stop());
 
     it("stores names with colons, refuses a changed roleRef and creates on update", async () => {
       const { object } = await registry.create(undefined, {
