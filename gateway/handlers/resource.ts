@@ -156,7 +156,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     ? env.subresourceActions?.get(`${schema.group}/${schema.plural}/${subresource}`)
     : undefined;
   if (action && schema.subresources.includes(subresource as string)) {
-    const version = storageVersionName(action);
+    const version = bodyVersion(action);
     return handleVirtual(ctx, env, action, version, info.namespace || undefined, info.name);
   }
   if (subresource) {
@@ -332,7 +332,8 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
   }
 }
 
-function storageVersionName(resource: VirtualResource): string {
+/** A subresource action's body is of one version (TokenRequest: authentication/v1). */
+function bodyVersion(resource: VirtualResource): string {
   return (resource.schema.versions.find((v) => v.served) ?? { name: "v1" }).name;
 }
 
