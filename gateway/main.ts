@@ -1,8 +1,7 @@
 // `npm start`: load settings, create first-start credentials, open storage, serve.
 import { readFile } from "node:fs/promises";
 import { pino } from "pino";
-import { builtinKinds } from "../backends/builtin/index.ts";
-import { rbacKinds } from "../backends/builtin/rbac.ts";
+import { builtinKinds, builtinRbacKinds } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
 import { openStorage } from "../backends/factory.ts";
 import { naming as namingPreset } from "../backends/naming/index.ts";
@@ -29,6 +28,7 @@ import type { HandlerEnv } from "./handlers/resource.ts";
 import { closeAllWatches } from "./handlers/watch.ts";
 import { registerHealth } from "./health.ts";
 import { logCheck } from "./log-check.ts";
+import { GatewayMetrics, registerMetrics } from "./metrics.ts";
 import { objectAccess } from "./object-access.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
@@ -81,7 +81,7 @@ async function main(options: ServerOptions): Promise<void> {
   const controlPlane = await startControlPlane({
     storage,
     naming,
-    kinds: [...builtinKinds(naming), ...rbacKinds(naming)],
+    kinds: [...builtinKinds(naming), ...builtinRbacKinds(naming)],
     historyWindowMs: options.compactionInterval,
     maxHistory: options.watchCacheHistory,
     watchListEnabled: gates.WatchList === true,
@@ -138,7 +138,9 @@ async function main(options: ServerOptions): Promise<void> {
     return discovery;
   };
   const auditLog = options.auditLogPath ? fileAuditLog(options.auditLogPath) : undefined;
+  const metrics = new GatewayMetrics();
   const handlerEnv = (): HandlerEnv => ({
+    metrics,
     resources: controlPlane.resources,
     naming,
     codec: new Codec(naming),
@@ -163,6 +165,7 @@ async function main(options: ServerOptions): Promise<void> {
   };
   const guard = accessGuard(accessOptions);
   registerVersion(app, guard);
+  registerMetrics(app, guard, metrics);
   registerOpenApi(app, { naming, schemas: () => controlPlane.resources.schemas, guard });
   registerApi(
     app,

@@ -1,11 +1,16 @@
-// The built-in kinds the gateway serves itself, spelled with the naming preset's domain.
+// The built-in kinds the gateway serves itself, spelled with the naming preset's domain, each with
+// its schema from the built-in catalog.
+import { builtinCatalog } from "../catalog/index.ts";
 import type { Naming } from "../naming/naming.ts";
+import { CATALOG_KINDS, type CatalogKindOptions, catalogKind, withCatalogSchema } from "./catalog-kinds.ts";
+import { builtinColumns } from "./columns/index.ts";
 import { configMapKind } from "./configmap.ts";
 import { eventKind } from "./event.ts";
 import type { BuiltinKind } from "./kind.ts";
 import { namespaceKind } from "./namespace.ts";
 import { nodeKind } from "./node.ts";
 import { podKind } from "./pod.ts";
+import { rbacKinds } from "./rbac.ts";
 import { secretKind } from "./secret.ts";
 import { serviceAccountKind } from "./serviceaccount.ts";
 
@@ -14,14 +19,31 @@ export type { BuiltinKind } from "./kind.ts";
 export { NAMESPACE_ACTIVE, NAMESPACE_TERMINATING } from "./namespace.ts";
 export { SECRET_TYPE_OPAQUE, secretTypes } from "./secret.ts";
 
+function catalogOptions(naming: Naming): CatalogKindOptions {
+  const columns = builtinColumns(naming);
+  return { catalog: builtinCatalog(), columns: (entry) => columns(entry.group, entry.plural) };
+}
+
+/** Every built-in stored kind but RBAC's (see `builtinRbacKinds`). */
 export function builtinKinds(naming: Naming): BuiltinKind[] {
-  return [
-    namespaceKind(naming),
-    configMapKind(naming),
-    secretKind(naming),
-    serviceAccountKind(naming),
-    eventKind(naming),
-    podKind(naming),
-    nodeKind(naming),
+  const options = catalogOptions(naming);
+  const own: [BuiltinKind, string][] = [
+    [namespaceKind(naming), "core/v1.Namespace"],
+    [configMapKind(naming), "core/v1.ConfigMap"],
+    [secretKind(naming), "core/v1.Secret"],
+    [serviceAccountKind(naming), "core/v1.ServiceAccount"],
+    [eventKind(naming), "core/v1.Event"],
+    [podKind(naming), "core/v1.Pod"],
+    [nodeKind(naming), "core/v1.Node"],
   ];
+  return [
+    ...own.map(([kind, typeId]) => withCatalogSchema(kind, typeId, options)),
+    ...CATALOG_KINDS.map((entry) => catalogKind(naming, entry, options)),
+  ];
+}
+
+/** The four RBAC kinds, with their schemas. */
+export function builtinRbacKinds(naming: Naming): BuiltinKind[] {
+  const options = catalogOptions(naming);
+  return rbacKinds(naming).map((kind) => withCatalogSchema(kind, `rbac/v1.${kind.schema.kind}`, options));
 }

@@ -38,7 +38,11 @@ function make(preset: NamingPreset): Naming {
     nodeLeaseNamespace: `${short}-node-lease`,
     protobufMediaType: `application/vnd.${productName}.protobuf`,
     productName,
-    group: (prefix) => `${prefix}.${groupSuffix}`,
+    // Upstream files flow control under its API server's subdomain.
+    group: (prefix) =>
+      preset === "kubernetes" && prefix === "flowcontrol"
+        ? `flowcontrol.apiserver.${groupSuffix}`
+        : `${prefix}.${groupSuffix}`,
     label: (name, subdomain) => `${subdomain ? `${subdomain}.` : ""}${labelDomain}/${name}`,
   };
 }

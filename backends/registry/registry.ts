@@ -222,6 +222,7 @@ export class Registry {
         namespaced: this.schema.namespaced,
         nameRule: this.strategy.nameRule ?? "dns-subdomain",
       }),
+      ...(this.strategy.typed?.validate(object) ?? []),
       ...(this.strategy.validate?.(object) ?? []),
     ];
     if (causes.length > 0) throw this.#invalid(m.name || m.generateName || "", causes);
@@ -233,6 +234,7 @@ export class Registry {
     options: WriteOptions = {},
   ): Promise<WriteResult> {
     this.#checkTypes(body);
+    this.#normalize(body);
     const m = this.#prepareCreate(body, namespace);
     const generated = !m.name && typeof m.generateName === "string" && m.generateName !== "";
     for (let attempt = 0; ; attempt++) {
@@ -299,6 +301,7 @@ export class Registry {
       const old = this.#decode(current);
       const object = await transform(structuredClone(old));
       this.#checkTypes(object);
+      this.#normalize(object);
       const m = meta(object);
       const om = meta(old);
       this.#checkUrlName(object, name);
@@ -323,6 +326,7 @@ export class Registry {
       }
       const causes = [
         ...validateObjectMetaUpdate(m, om, { requireResourceVersion: false }),
+        ...(this.strategy.typed?.validateUpdate(object, old) ?? []),
         ...(options.subresource ? [] : (strategy.validate?.(object) ?? [])),
         ...(strategy.validateUpdate?.(object, old) ?? []),
       ];
@@ -384,13 +388,27 @@ export class Registry {
     }
   }
 
+  /**
+   * What decoding does to a typed kind's body besides the type check: unknown fields go (the
+   * handlers have already reported them per fieldValidation; this covers patched and transformed
+   * objects) and defaults are filled in.
+   */
+  #normalize(object: JsonObject): void {
+    const typed = this.strategy.typed;
+    if (!typed) return;
+    typed.prune(object);
+    typed.default(object);
+  }
+
   /** A value of the wrong JSON type is a 400 before anything else looks at the object. */
   #checkTypes(object: JsonObject): void {
-    const problem =
-      typeMismatch(object, this.schema.kind, OBJECT_META_TYPES) ??
-      (this.strategy.fieldTypes
-        ? typeMismatch(object, this.schema.kind, this.strategy.fieldTypes)
-        : undefined);
+    const typed = this.strategy.typed;
+    const problem = typed
+      ? typed.decodeError(object)
+      : (typeMismatch(object, this.schema.kind, OBJECT_META_TYPES) ??
+        (this.strategy.fieldTypes
+          ? typeMismatch(object, this.schema.kind, this.strategy.fieldTypes)
+          : undefined));
     if (problem) {
       const name =
         typeof object.metadata === "object" && object.metadata

@@ -5,7 +5,24 @@ import type { FieldError } from "./field-error.ts";
 
 export type JsonObject = Record<string, unknown>;
 
+/**
+ * What a kind's typed schema (the built-in catalog or a CRD) does to a request body, in this
+ * order: the JSON type check (a 400), pruning of unknown fields (for `fieldValidation`),
+ * defaulting, then schema validation alongside the strategy's own rules.
+ */
+export interface TypedSchema {
+  /** Upstream's decoder message for the first value of the wrong JSON type, or undefined. */
+  decodeError(object: JsonObject): string | undefined;
+  /** Removes unknown fields and nulls that mean "unset"; returns the unknown fields' paths. */
+  prune(object: JsonObject): string[];
+  default(object: JsonObject): void;
+  validate(object: JsonObject): FieldError[];
+  validateUpdate(object: JsonObject, old: JsonObject): FieldError[];
+}
+
 export interface Strategy {
+  /** The kind's schema; absent for kinds described only by their hooks. */
+  readonly typed?: TypedSchema;
   /** Fill server-owned fields on create (e.g. a Namespace's phase). */
   prepareForCreate?(object: JsonObject): void;
   /** Carry over or reset fields on update (e.g. keep status on the main resource). */

@@ -1,6 +1,5 @@
 // One description of a kind, shared by built-in kinds and custom resources (DESIGN.md, Types).
-// The REST core needs names, scope, versions, verbs and selectable fields; validation schemas,
-// defaulting and conversion join later.
+import type { StructuralSchema } from "./structural/types.ts";
 
 export interface ResourceVersion {
   readonly name: string;
@@ -10,8 +9,19 @@ export interface ResourceVersion {
   readonly deprecated?: boolean;
   /** Warning text for requests to a deprecated version; a default is derived when absent. */
   readonly deprecationWarning?: string;
+  /** The release that deprecated it, e.g. "1.26". */
+  readonly deprecatedRelease?: string;
   /** The release that stops serving it, e.g. "1.29". */
   readonly removedRelease?: string;
+  /** What to use instead, e.g. `flowcontrol.cluster.io/v1beta3 FlowSchema`. */
+  readonly replacement?: string;
+  /** The version's structural schema of the whole object (published in OpenAPI). */
+  readonly schema?: StructuralSchema;
+  /**
+   * A built-in kind's catalog type (`apps/v1.Deployment`): OpenAPI publishes its named types,
+   * as upstream does, rather than the inline schema.
+   */
+  readonly catalogType?: string;
 }
 
 export interface TableColumn {
@@ -46,6 +56,11 @@ export interface ResourceSchema {
   readonly selectableFields?: (object: Record<string, unknown>) => Record<string, string>;
   /** Extra table columns after Name (Created At is added when absent). */
   readonly tableColumns?: readonly TableColumn[];
+  /**
+   * Converts an object of any served version (named by its apiVersion) to `toVersion`; needed
+   * when more than one version is served. The result carries the new apiVersion.
+   */
+  readonly convert?: (object: Record<string, unknown>, toVersion: string) => Record<string, unknown>;
 }
 
 export function storageVersion(schema: ResourceSchema): ResourceVersion {

@@ -5,6 +5,7 @@ import type { CacheListResult, WatchDelivery } from "../../backends/cacher/index
 import type { Naming } from "../../backends/naming/index.ts";
 import { type JsonObject, pruneUnknownFields } from "../../backends/registry/index.ts";
 import { storageVersion } from "../../backends/schema/index.ts";
+import { compileSchema } from "../../backends/schema/structural/index.ts";
 import {
   decodeJson,
   decodeYaml,
@@ -92,8 +93,30 @@ export class Codec {
     void reply.send(body);
   }
 
-  /** An object already in JSON: sent as it is when the client wants plain compact JSON. */
-  sendItem(ctx: RequestContext, code: number, json: string, choice: OutputChoice, served: Resource): void {
+  /**
+   * A stored object (JSON at the storage version) at the version the request named. Tables are
+   * computed from the stored form, whose fields their columns read.
+   */
+  #atVersion(version: string | undefined, json: string, served: Resource, choice: OutputChoice): string {
+    const convert = served.schema.convert;
+    if (!convert || !("registry" in served) || !version || choice.kind === "table") return json;
+    if (version === storageVersion(served.schema).name) return json;
+    return JSON.stringify(convert(JSON.parse(json) as JsonObject, version));
+  }
+
+  /** A stored object's JSON, at the request's version. */
+  sendStored(
+    ctx: RequestContext,
+    code: number,
+    stored: string,
+    choice: OutputChoice,
+    served: Resource,
+  ): void {
+    this.#sendJson(ctx, code, this.#atVersion(ctx.info?.apiVersion, stored, served, choice), choice, served);
+  }
+
+  /** A body already in JSON: sent as it is when the client wants plain compact JSON. */
+  #sendJson(ctx: RequestContext, code: number, json: string, choice: OutputChoice, served: Resource): void {
     if (choice.kind === "json" && !choice.pretty) {
       this.#send(ctx, code, `${json}\n`, choice.contentType);
       return;
@@ -112,7 +135,7 @@ export class Codec {
     choice: OutputChoice,
     served: Resource,
   ): void {
-    this.sendItem(ctx, code, JSON.stringify(object), choice, served);
+    this.sendStored(ctx, code, JSON.stringify(object), choice, served);
   }
 
   sendStatus(ctx: RequestContext, code: number, status: Record<string, unknown>): void {
@@ -134,14 +157,14 @@ export class Codec {
     const meta: Record<string, unknown> = { resourceVersion: String(result.revision) };
     if (result.continue) meta.continue = result.continue;
     if (result.remainingItemCount !== undefined) meta.remainingItemCount = result.remainingItemCount;
-    this.sendItem(
+    this.#sendJson(
       ctx,
       200,
       this.#listJson(
         served,
         version,
         meta,
-        result.items.map((i) => i.json),
+        result.items.map((i) => this.#atVersion(ctx.info?.apiVersion, i.json, served, choice)),
       ),
       choice,
       served,
@@ -155,8 +178,10 @@ export class Codec {
     served: Resource,
     version: string,
   ): void {
-    const items = objects.map((o) => JSON.stringify(o));
-    this.sendItem(ctx, 200, this.#listJson(served, version, {}, items), choice, served);
+    const items = objects.map((o) =>
+      this.#atVersion(ctx.info?.apiVersion, JSON.stringify(o), served, choice),
+    );
+    this.#sendJson(ctx, 200, this.#listJson(served, version, {}, items), choice, served);
   }
 
   /** Decode a JSON or YAML body, noting duplicated keys. */
@@ -203,14 +228,14 @@ export class Codec {
         throw err;
       }
       this.#checkTypeMeta(decoded, served, version);
-      this.#fieldValidation(ctx, decoded, served, []);
-      return decoded;
+      this.#fieldValidation(ctx, decoded, served, version, []);
+      return this.#toStorage(decoded, served, version);
     }
     const { value, duplicates } = this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body");
     if (!isObject(value)) throw errors.badRequest("the request body must be an object");
     this.#checkTypeMeta(value, served, version);
-    this.#fieldValidation(ctx, value, served, duplicates);
-    return value;
+    this.#fieldValidation(ctx, value, served, version, duplicates);
+    return this.#toStorage(value, served, version);
   }
 
   #checkTypeMeta(object: JsonObject, served: Resource, version: string): void {
@@ -230,16 +255,24 @@ export class Codec {
     }
     // Virtual resources answer at whatever version was asked.
     if (!("registry" in served)) return;
-    // Objects are kept at the storage version; with one version per kind for now they agree.
     const stored = storageVersion(schema).name;
-    if (stored !== version)
-      throw errors.badRequest(`version ${version} of ${schema.plural} cannot be converted yet`);
+    if (stored !== version && !schema.convert)
+      throw errors.badRequest(`version ${version} of ${schema.plural} cannot be converted`);
+  }
+
+  /** A body at the request's version, as the storage version holds it. */
+  #toStorage(object: JsonObject, served: Resource, version: string): JsonObject {
+    const { schema } = served;
+    if (!("registry" in served) || !schema.convert) return object;
+    const stored = storageVersion(schema).name;
+    return stored === version ? object : schema.convert(object, stored);
   }
 
   #fieldValidation(
     ctx: RequestContext,
     object: JsonObject,
     served: Resource,
+    version: string,
     duplicates: readonly string[],
   ): void {
     const level = ctx.url.searchParams.get("fieldValidation") ?? "Warn";
@@ -248,8 +281,7 @@ export class Codec {
         `fieldValidation: Unsupported value: "${level}": supported values: "Ignore", "Warn", "Strict"`,
       );
     }
-    const known = knownFieldsOf(served);
-    const unknown = known ? pruneUnknownFields(object, known) : [];
+    const unknown = this.#pruneUnknown(object, served, version);
     if ((unknown.length === 0 && duplicates.length === 0) || level === "Ignore") return;
     const problems = [
       ...duplicates.map(duplicateFieldMessage),
@@ -257,6 +289,24 @@ export class Codec {
     ];
     if (level === "Strict") throw errors.badRequest(`strict decoding error: ${problems.join(", ")}`);
     ctx.warnings.push(...problems);
+  }
+
+  /** Drops the fields the kind does not have at `version`; returns their paths. */
+  #pruneUnknown(object: JsonObject, served: Resource, version: string): string[] {
+    if ("registry" in served) {
+      const { schema, registry } = served;
+      // A body at another version than the stored one is pruned by that version's schema.
+      const atVersion = schema.versions.find((v) => v.name === version);
+      if (atVersion?.schema && !atVersion.storage) {
+        const compiled = compileSchema(atVersion.schema, { builtin: atVersion.catalogType !== undefined });
+        const unknown = compiled.prune(object, { root: false });
+        compiled.dropNulls(object);
+        return unknown;
+      }
+      if (registry.strategy.typed) return registry.strategy.typed.prune(object);
+    }
+    const known = knownFieldsOf(served);
+    return known ? pruneUnknownFields(object, known) : [];
   }
 
   patchType(ctx: RequestContext, accepted: readonly string[]): string {
@@ -275,12 +325,16 @@ export class Codec {
     version: string,
   ): JsonObject {
     let result: unknown;
+    const { schema } = served;
+    const stored = storageVersion(schema).name;
+    // Patches are written against the version the request names.
+    const base = schema.convert && version !== stored ? schema.convert(current, version) : current;
     if (type === "application/merge-patch+json") {
       if (!isObject(patch)) throw errors.badRequest("a merge patch must be a JSON object");
-      result = applyMergePatch(current, patch);
+      result = applyMergePatch(base, patch);
     } else {
       try {
-        result = applyJsonPatch(current, patch);
+        result = applyJsonPatch(base, patch);
       } catch (err) {
         if (err instanceof JsonPatchError) throw errors.badRequest(err.message);
         throw err;
@@ -288,7 +342,7 @@ export class Codec {
     }
     if (!isObject(result)) throw errors.badRequest("the patched object is not a JSON object");
     this.#checkTypeMeta(result, served, version);
-    return result;
+    return this.#toStorage(result, served, version);
   }
 
   async readDeleteOptions(ctx: RequestContext): Promise<DeleteOptionsBody> {
@@ -348,7 +402,7 @@ export class Codec {
         metadata.annotations = { [`${this.naming.groupSuffix}/initial-events-end`]: "true" };
       objectJson = JSON.stringify({ kind: served.schema.kind, apiVersion, metadata });
     } else {
-      objectJson = d.item.json;
+      objectJson = this.#atVersion(version, d.item.json, served, choice);
     }
     return encodeWatchFrame(
       { type: d.type, objectJson },

@@ -9,6 +9,8 @@ import {
   parseFieldSelector,
   parseLabelSelector,
 } from "../../backends/selection/index.ts";
+import { noteDeprecatedRequest } from "../deprecation.ts";
+import type { GatewayMetrics } from "../metrics.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
 import type { ResourceTable, ServedResource, VirtualResource } from "../routing/resources.ts";
@@ -34,6 +36,8 @@ export interface HandlerEnv {
    * object; throws an ApiError to refuse.
    */
   readonly checkWrite?: (ctx: RequestContext, write: WriteCheck) => Promise<void>;
+  /** Where requests to deprecated versions are counted. */
+  readonly metrics?: GatewayMetrics;
 }
 
 export interface WriteCheck {
@@ -148,9 +152,11 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     const virtual = env.resources.lookupVirtual(info.apiGroup, info.apiVersion, info.resource);
     if (!virtual || info.subresource || info.name) throw errors.pageNotFound();
     if (virtual.schema.namespaced !== Boolean(info.namespace)) throw errors.pageNotFound();
+    noteDeprecatedRequest(ctx, env.naming, virtual.schema, info.apiVersion, env.metrics);
     return handleVirtual(ctx, env, virtual, info.apiVersion, info.namespace || undefined, undefined);
   }
   const { schema, registry } = served;
+  noteDeprecatedRequest(ctx, env.naming, schema, info.apiVersion, env.metrics);
   const subresource = info.subresource || undefined;
   const action = subresource
     ? env.subresourceActions?.get(`${schema.group}/${schema.plural}/${subresource}`)
@@ -179,7 +185,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     case "get": {
       const choice = codec.output(ctx, served, { list: false, stream: false });
       const item = await registry.get(ns, info.name, query(ctx, "resourceVersion"));
-      codec.sendItem(ctx, 200, item.json, choice, served);
+      codec.sendStored(ctx, 200, item.json, choice, served);
       return;
     }
     case "list": {

@@ -4,8 +4,7 @@
 // and service accounts, over 60 ClusterRoles and 300 Roles of 8 rules each. Deterministic, so
 // a benchmark can work out which subject a binding grants what without asking the authorizer.
 
-import { builtinKinds } from "../../backends/builtin/index.ts";
-import { rbacKinds } from "../../backends/builtin/rbac.ts";
+import { builtinKinds, builtinRbacKinds } from "../../backends/builtin/index.ts";
 import { MemoryStorage } from "../../backends/memory/index.ts";
 import { naming } from "../../backends/naming/index.ts";
 import type { JsonObject, Registry } from "../../backends/registry/index.ts";
@@ -149,7 +148,7 @@ export async function startRbacFixture(): Promise<RbacFixture> {
   const plane = await startControlPlane({
     storage,
     naming: benchNaming,
-    kinds: [...builtinKinds(benchNaming), ...rbacKinds(benchNaming)],
+    kinds: [...builtinKinds(benchNaming), ...builtinRbacKinds(benchNaming)],
     historyWindowMs: 60_000,
     maxHistory: 10_000,
     watchListEnabled: false,

@@ -23,6 +23,12 @@ export interface SchemaNode {
   /** By JSON kind (null, string, integer, float, boolean, array, object): the type list accepts it. */
   readonly acceptsKind: readonly boolean[];
   readonly nullable: boolean;
+  /**
+   * A built-in kind's field: null is Go's zero value there, so validation lets it pass (input
+   * nulls are still dropped; the server's own objects may hold them, as an aggregated
+   * ClusterRole's `rules` does).
+   */
+  readonly zeroNull: boolean;
   /** The format the validator sees ("" for formats upstream strips). */
   readonly format: string;
   readonly formatCheck: FormatCheck | undefined;
@@ -162,6 +168,7 @@ function build(
       typeNames.includes("object"),
     ],
     nullable: schema.nullable === true,
+    zeroNull: builtin,
     // Upstream strips formats it does not know; the builtin extras are handled apart.
     format: check ? rawFormat : "",
     formatCheck: check,

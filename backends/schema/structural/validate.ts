@@ -169,7 +169,7 @@ class Walker {
   }
 
   private nullValue(n: SchemaNode): number {
-    if (!this.doSchema) return 0;
+    if (!this.doSchema || n.zeroNull) return 0;
     let count = 1;
     if (n.typeNames.length > 0 && !n.nullable) {
       count = 0;

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { builtinKinds } from "../../../backends/builtin/index.ts";
-import type { BuiltinKind } from "../../../backends/builtin/kind.ts";
-import { CORE_V1 } from "../../../backends/builtin/kind.ts";
-import { nodeKind } from "../../../backends/builtin/node.ts";
-import { podKind } from "../../../backends/builtin/pod.ts";
 import { MemoryStorage } from "../../../backends/memory/index.ts";
 import { naming } from "../../../backends/naming/index.ts";
 import type { Registry } from "../../../backends/registry/index.ts";
@@ -15,25 +11,6 @@ import type { Attributes, AuthorizationResult } from "../authorizer.ts";
 import { type NodeAuthorizer, nodeAuthorizer } from "./node-authorizer.ts";
 
 const n = naming("cluster");
-
-// Claims are not a built-in kind yet; a bare one is enough to carry `spec.volumeName`.
-const claimKind: BuiltinKind = {
-  schema: {
-    group: "",
-    versions: CORE_V1,
-    plural: "persistentvolumeclaims",
-    singular: "persistentvolumeclaim",
-    kind: "PersistentVolumeClaim",
-    listKind: "PersistentVolumeClaimList",
-    shortNames: ["pvc"],
-    categories: [],
-    namespaced: true,
-    verbs: ["create", "delete", "get", "list", "update", "watch"],
-    subresources: [],
-    allowCreateOnUpdate: false,
-  },
-  strategy: {},
-};
 
 const node = (name: string): UserInfo => ({
   username: `system:node:${name}`,
@@ -86,7 +63,7 @@ before(async () => {
   plane = await startControlPlane({
     storage,
     naming: n,
-    kinds: [...builtinKinds(n), podKind(n), nodeKind(n), claimKind],
+    kinds: builtinKinds(n),
     historyWindowMs: 60_000,
     maxHistory: 1000,
     watchListEnabled: false,
@@ -219,7 +196,11 @@ describe("Node authorizer", () => {
   it("takes access away when the pod goes, and gives it to the node a new pod is bound to", async () => {
     await pods.create("default", {
       metadata: { name: "mover" },
-      spec: { nodeName: "a", volumes: [{ name: "v", secret: { secretName: "moving" } }] },
+      spec: {
+        nodeName: "a",
+        containers: [{ name: "c", image: "busybox" }],
+        volumes: [{ name: "v", secret: { secretName: "moving" } }],
+      },
     });
     const get = (who: string) => () =>
       authz.authorize(attrs(node(who), "get", "secrets", { name: "moving" }));
@@ -228,7 +209,11 @@ describe("Node authorizer", () => {
     await eventually(get("a"), NO_RELATIONSHIP("a"));
     await pods.create("default", {
       metadata: { name: "mover" },
-      spec: { nodeName: "b", volumes: [{ name: "v", secret: { secretName: "moving" } }] },
+      spec: {
+        nodeName: "b",
+        containers: [{ name: "c", image: "busybox" }],
+        volumes: [{ name: "v", secret: { secretName: "moving" } }],
+      },
     });
     await eventually(get("b"), ALLOW);
     assert.deepEqual(get("a")(), NO_RELATIONSHIP("a"));
@@ -239,19 +224,30 @@ describe("Node authorizer", () => {
   it("grants access once an unbound pod is bound, and only while a reference remains", async () => {
     await pods.create("default", {
       metadata: { name: "late" },
-      spec: { volumes: [{ name: "v", configMap: { name: "late-cm" } }] },
+      spec: {
+        containers: [{ name: "c", image: "busybox" }],
+        volumes: [{ name: "v", configMap: { name: "late-cm" } }],
+      },
     });
     const get = () => authz.authorize(attrs(node("c"), "get", "configmaps", { name: "late-cm" }));
     assert.deepEqual(get(), NO_RELATIONSHIP("c"));
     await pods.update("default", "late", (cur) => ({
       ...(cur as Record<string, unknown>),
-      spec: { nodeName: "c", volumes: [{ name: "v", configMap: { name: "late-cm" } }] },
+      spec: {
+        nodeName: "c",
+        containers: [{ name: "c", image: "busybox" }],
+        volumes: [{ name: "v", configMap: { name: "late-cm" } }],
+      },
     }));
     await eventually(get, ALLOW);
     // Two pods share the config map; removing one keeps the access.
     await pods.create("default", {
       metadata: { name: "late-2" },
-      spec: { nodeName: "c", volumes: [{ name: "v", configMap: { name: "late-cm" } }] },
+      spec: {
+        nodeName: "c",
+        containers: [{ name: "c", image: "busybox" }],
+        volumes: [{ name: "v", configMap: { name: "late-cm" } }],
+      },
     });
     await eventually(
       () => authz.authorize(attrs(node("c"), "update", "pods/status", { name: "late-2" })),

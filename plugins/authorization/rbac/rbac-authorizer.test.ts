@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { builtinKinds } from "../../../backends/builtin/index.ts";
-import { rbacKinds } from "../../../backends/builtin/rbac.ts";
+import { builtinKinds, builtinRbacKinds } from "../../../backends/builtin/index.ts";
 import { MemoryStorage } from "../../../backends/memory/index.ts";
 import { naming } from "../../../backends/naming/index.ts";
 import type { Registry } from "../../../backends/registry/index.ts";
@@ -71,7 +70,7 @@ describe("RBAC authorizer", () => {
     plane = await startControlPlane({
       storage,
       naming: n,
-      kinds: [...builtinKinds(n), ...rbacKinds(n)],
+      kinds: [...builtinKinds(n), ...builtinRbacKinds(n)],
       historyWindowMs: 60_000,
       maxHistory: 1000,
       watchListEnabled: false,

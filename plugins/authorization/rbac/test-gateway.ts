@@ -1,8 +1,7 @@
 // For tests: a real HTTPS gateway in this process serving the built-in and RBAC kinds over
 // MemoryStorage and authorizing with system:masters then RBAC, with a CA made here, and API
 // clients holding certificates it issues.
-import { builtinKinds } from "../../../backends/builtin/index.ts";
-import { rbacKinds } from "../../../backends/builtin/rbac.ts";
+import { builtinKinds, builtinRbacKinds } from "../../../backends/builtin/index.ts";
 import { MemoryStorage } from "../../../backends/memory/index.ts";
 import { type Naming, naming as namingPreset } from "../../../backends/naming/index.ts";
 import { defaultPipeline, registerApi } from "../../../gateway/api-routes.ts";
@@ -37,7 +36,7 @@ export async function startTestGateway(preset: "cluster" | "kubernetes" = "clust
   const plane = await startControlPlane({
     storage,
     naming,
-    kinds: [...builtinKinds(naming), ...rbacKinds(naming)],
+    kinds: [...builtinKinds(naming), ...builtinRbacKinds(naming)],
     historyWindowMs: 60_000,
     maxHistory: 10_000,
     watchListEnabled: false,

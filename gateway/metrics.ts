@@ -1,0 +1,35 @@
+// The gateway's Prometheus metrics, served at /metrics behind the access guard (RBAC grants it
+// to system:monitoring). One registry per gateway, so tests running several gateways in one
+// process keep their figures apart.
+import type { FastifyInstance } from "fastify";
+import { Gauge, Registry } from "prom-client";
+import type { AccessGuard } from "./authorization/guard.ts";
+
+export interface DeprecatedApiLabels {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly removed_release: string;
+}
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #deprecated = new Gauge({
+    name: "apiserver_requested_deprecated_apis",
+    help: "Deprecated APIs that have been requested, by group, version, resource, subresource and the release that removes them.",
+    labelNames: ["group", "version", "resource", "subresource", "removed_release"] as const,
+    registers: [this.registry],
+  });
+
+  deprecatedApiRequested(labels: DeprecatedApiLabels): void {
+    this.#deprecated.set({ ...labels }, 1);
+  }
+}
+
+export function registerMetrics(app: FastifyInstance, guard: AccessGuard, metrics: GatewayMetrics): void {
+  app.get("/metrics", { onRequest: guard }, async (_req, reply) => {
+    const body = await metrics.registry.metrics();
+    void reply.type(metrics.registry.contentType).send(body);
+  });
+}
