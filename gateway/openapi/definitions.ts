@@ -18,17 +18,17 @@ export const META_TYPES = [
 export type MetaType = (typeof META_TYPES)[number];
 
 const API_VERSION_DESCRIPTION =
-  "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.";
+  "The group and version of the schema this object is written in, such as `apps/v1`.";
 const KIND_DESCRIPTION =
-  "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase.";
+  "The object's type in CamelCase, such as `Deployment`; the endpoint implies it when left out.";
 
 const metaDescriptions: Readonly<Record<MetaType, string>> = {
-  ObjectMeta: "ObjectMeta is metadata that all persisted resources must have.",
-  ListMeta: "ListMeta describes metadata that synthetic resources must have, including lists.",
-  Status: "Status is a return value for calls that don't return other objects.",
-  DeleteOptions: "DeleteOptions may be provided when deleting an API object.",
-  WatchEvent: "Event represents a single event to a watched resource.",
-  Patch: "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.",
+  ObjectMeta: "Metadata every stored object carries: name, namespace, labels, annotations and the like.",
+  ListMeta: "Metadata of a list: the revision it was read at and how to continue a chunked read.",
+  Status: "The outcome of a request that returns no object, and the shape of every error.",
+  DeleteOptions: "Options of a delete request: grace period, preconditions and how dependents are handled.",
+  WatchEvent: "One change in a watch stream: the kind of change and the object it concerns.",
+  Patch: "A patch body, in one of the patch media types.",
 };
 
 /** The schema of a meta type: an open object. */
@@ -89,16 +89,19 @@ export function renderSchema(schema: SchemaObject, format: "v2" | "v3"): SchemaO
   return renderValue(schema, format) as SchemaObject;
 }
 
-function renderValue(value: unknown, format: "v2" | "v3"): unknown {
+function renderValue(value: unknown, format: "v2" | "v3", propertyMap = false): unknown {
   if (Array.isArray(value)) return value.map((v) => renderValue(v, format));
   if (value === null || typeof value !== "object") return value;
   const object = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  const ref = typeof object.$ref === "string" ? object.$ref : undefined;
+  const ref = !propertyMap && typeof object.$ref === "string" ? object.$ref : undefined;
   for (const [key, v] of Object.entries(object)) {
-    if (key === "$ref") continue;
-    // Extension values are data, not schemas.
-    out[key] = key.startsWith("x-") ? v : renderValue(v, format);
+    if (key === "$ref" && !propertyMap) continue;
+    // Extension values are data, not schemas; in a `properties` map every key names a schema
+    // (a CRD schema's `x-kubernetes-validations` field is one).
+    if (propertyMap) out[key] = renderValue(v, format);
+    else if (key.startsWith("x-")) out[key] = v;
+    else out[key] = renderValue(v, format, key === "properties");
   }
   if (ref === undefined) return out;
   if (format === "v2") return { $ref: `#/definitions/${ref}`, ...out };
@@ -118,6 +121,7 @@ export function schemaReferences(schema: SchemaObject): string[] {
     if (value === null || typeof value !== "object") return;
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
       if (key === "$ref" && typeof v === "string") refs.push(v);
+      else if (key === "properties" && v && typeof v === "object") for (const p of Object.values(v)) visit(p);
       else if (!key.startsWith("x-")) visit(v);
     }
   };

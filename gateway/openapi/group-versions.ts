@@ -3,6 +3,7 @@
 // operations refer to.
 import type { Naming } from "../../backends/naming/index.ts";
 import type { ResourceSchema } from "../../backends/schema/index.ts";
+import { catalogKindDefinitions } from "./catalog-definitions.ts";
 import {
   kindDefinition,
   listDefinition,
@@ -54,10 +55,15 @@ export function buildGroupVersions(
     const kindName = `${prefix}.${schema.kind}`;
     const listName = `${prefix}.${schema.listKind}`;
     if (!gv.defs.has(kindName)) {
-      gv.defs.set(
-        kindName,
-        kindDefinition(naming, kindName, { group: schema.group, version, kind: schema.kind }),
-      );
+      const gvk = { group: schema.group, version, kind: schema.kind };
+      const catalogType = schema.versions.find((v) => v.name === version)?.catalogType;
+      if (catalogType) {
+        for (const d of catalogKindDefinitions(naming, catalogType, kindName, gvk)) {
+          if (!gv.defs.has(d.name)) gv.defs.set(d.name, d);
+        }
+      } else {
+        gv.defs.set(kindName, kindDefinition(naming, kindName, gvk));
+      }
     }
     if (schema.verbs.includes("list") && !gv.defs.has(listName)) {
       gv.defs.set(
@@ -96,7 +102,7 @@ export function buildGroupVersions(
     }
     for (const type of META_TYPES) {
       const meta = metaTypeDefinition(naming, type);
-      if (referenced.has(meta.name)) definitions.push(meta);
+      if (referenced.has(meta.name) && !gv.defs.has(meta.name)) definitions.push(meta);
     }
     result.push({
       group: gv.group,
