@@ -1,8 +1,10 @@
 // The server's settings: one table of options, each reachable as a kube-apiserver-style flag
 // (`--data-dir=./data` or `--data-dir ./data`) and as a key of the YAML file given with
 // `--config`. Flags win over the file; the file wins over defaults.
+
 import { readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
+import { parseCidr, parseNodePortRange, ServiceRangeError } from "../backends/builtin/index.ts";
 import { parseDuration } from "./duration.ts";
 
 type Kind = "string" | "int" | "bool" | "duration" | "list";
@@ -186,6 +188,18 @@ export const OPTION_SPECS = [
     help: "longest lifetime a TokenRequest may ask for (0: no limit)",
   },
   {
+    flag: "service-cluster-ip-range",
+    key: "serviceClusterIpRange",
+    kind: "string",
+    help: "CIDR range Services take their cluster IPs from",
+  },
+  {
+    flag: "service-node-port-range",
+    key: "serviceNodePortRange",
+    kind: "string",
+    help: "port range (first-last) Services of type NodePort and LoadBalancer take node ports from",
+  },
+  {
     flag: "oidc-issuer-url",
     key: "oidcIssuerUrl",
     kind: "string",
@@ -363,6 +377,8 @@ export interface ServerOptions {
   serviceAccountLookup: boolean;
   /** Milliseconds; 0 means no limit. */
   serviceAccountMaxTokenExpiration: number;
+  serviceClusterIpRange: string;
+  serviceNodePortRange: string;
   oidcIssuerUrl: string | undefined;
   oidcClientId: string | undefined;
   oidcUsernameClaim: string;
@@ -425,6 +441,8 @@ export const DEFAULTS: ServerOptions = {
   apiAudiences: [],
   serviceAccountLookup: true,
   serviceAccountMaxTokenExpiration: 0,
+  serviceClusterIpRange: "10.0.0.0/24",
+  serviceNodePortRange: "30000-32767",
   oidcIssuerUrl: undefined,
   oidcClientId: undefined,
   oidcUsernameClaim: "sub",
@@ -599,6 +617,13 @@ export function loadOptions(
   if (options.securePort < 0 || options.securePort > 65535)
     throw new OptionError("--secure-port: out of range");
   checkAuthOptions(options, { ...file, ...flags });
+  try {
+    parseCidr(options.serviceClusterIpRange);
+    parseNodePortRange(options.serviceNodePortRange);
+  } catch (err) {
+    if (err instanceof ServiceRangeError) throw new OptionError(`--service-*-range: ${err.message}`);
+    throw err;
+  }
   return options;
 }
 

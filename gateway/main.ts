@@ -81,7 +81,15 @@ async function main(options: ServerOptions): Promise<void> {
   const controlPlane = await startControlPlane({
     storage,
     naming,
-    kinds: [...builtinKinds(naming), ...builtinRbacKinds(naming)],
+    kinds: [
+      ...builtinKinds(naming, {
+        serviceRanges: {
+          clusterIpRange: options.serviceClusterIpRange,
+          nodePortRange: options.serviceNodePortRange,
+        },
+      }),
+      ...builtinRbacKinds(naming),
+    ],
     historyWindowMs: options.compactionInterval,
     maxHistory: options.watchCacheHistory,
     watchListEnabled: gates.WatchList === true,

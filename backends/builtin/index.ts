@@ -12,20 +12,45 @@ import { nodeKind } from "./node.ts";
 import { podKind } from "./pod.ts";
 import { rbacKinds } from "./rbac.ts";
 import { secretKind } from "./secret.ts";
+import { ServiceAllocator, type ServiceRanges } from "./service-allocation.ts";
 import { serviceAccountKind } from "./serviceaccount.ts";
 
 export { humanDuration, timestampAge } from "./human-duration.ts";
 export type { BuiltinKind } from "./kind.ts";
 export { NAMESPACE_ACTIVE, NAMESPACE_TERMINATING } from "./namespace.ts";
 export { SECRET_TYPE_OPAQUE, secretTypes } from "./secret.ts";
+export {
+  DEFAULT_SERVICE_RANGES,
+  parseCidr,
+  parseNodePortRange,
+  ServiceRangeError,
+  type ServiceRanges,
+} from "./service-allocation.ts";
 
 function catalogOptions(naming: Naming): CatalogKindOptions {
   const columns = builtinColumns(naming);
   return { catalog: builtinCatalog(), columns: (entry) => columns(entry.group, entry.plural) };
 }
 
+export interface BuiltinSettings {
+  /** Where Services get their cluster IPs and node ports. */
+  readonly serviceRanges?: ServiceRanges;
+}
+
+/** A Service's strategy with cluster IPs and node ports allocated on write. */
+function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefined): BuiltinKind {
+  const allocator = new ServiceAllocator(ranges);
+  return {
+    ...kind,
+    strategy: {
+      ...kind.strategy,
+      allocate: async (object, old, others) => allocator.allocate(object, old, await others()),
+    },
+  };
+}
+
 /** Every built-in stored kind but RBAC's (see `builtinRbacKinds`). */
-export function builtinKinds(naming: Naming): BuiltinKind[] {
+export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): BuiltinKind[] {
   const options = catalogOptions(naming);
   const own: [BuiltinKind, string][] = [
     [namespaceKind(naming), "core/v1.Namespace"],
@@ -38,7 +63,12 @@ export function builtinKinds(naming: Naming): BuiltinKind[] {
   ];
   return [
     ...own.map(([kind, typeId]) => withCatalogSchema(kind, typeId, options)),
-    ...CATALOG_KINDS.map((entry) => catalogKind(naming, entry, options)),
+    ...CATALOG_KINDS.map((entry) => {
+      const kind = catalogKind(naming, entry, options);
+      return entry.group === "" && entry.plural === "services"
+        ? withServiceAllocation(kind, settings.serviceRanges)
+        : kind;
+    }),
   ];
 }
 

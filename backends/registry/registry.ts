@@ -247,6 +247,7 @@ export class Registry {
       this.strategy.prepareForCreate?.(body);
       this.#validateCreate(body, m);
       const name = m.name as string;
+      await this.#allocate(this.strategy, body, undefined, name);
       if (options.dryRun) {
         if (await this.#storage.get(this.key(m.namespace, name))) {
           if (generated && attempt < GENERATE_NAME_ATTEMPTS) continue;
@@ -331,6 +332,7 @@ export class Registry {
         ...(strategy.validateUpdate?.(object, old) ?? []),
       ];
       if (causes.length > 0) throw this.#invalid(name, causes);
+      await this.#allocate(strategy, object, old, name);
 
       // The last finalizer of an object being deleted is gone: remove it for good.
       if (om.deletionTimestamp && this.#pending(object).length === 0) {
@@ -386,6 +388,21 @@ export class Registry {
       delete m.deletionTimestamp;
       delete m.deletionGracePeriodSeconds;
     }
+  }
+
+  async #allocate(
+    strategy: Strategy,
+    object: JsonObject,
+    old: JsonObject | undefined,
+    name: string,
+  ): Promise<void> {
+    if (!strategy.allocate) return;
+    const others = async () => {
+      const listed = await this.#cacher.list({ keyPrefix: this.prefix(undefined) });
+      return listed.items.map((i) => JSON.parse(i.json) as JsonObject);
+    };
+    const causes = await strategy.allocate(object, old, others);
+    if (causes.length > 0) throw this.#invalid(name, causes);
   }
 
   /**

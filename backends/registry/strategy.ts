@@ -29,6 +29,15 @@ export interface Strategy {
   prepareForUpdate?(object: JsonObject, old: JsonObject): void;
   validate?(object: JsonObject): FieldError[];
   validateUpdate?(object: JsonObject, old: JsonObject): FieldError[];
+  /**
+   * Work that needs the kind's other objects, after validation (a Service's cluster IP and node
+   * ports). `others` lists every object of the kind; problems are field errors.
+   */
+  allocate?(
+    object: JsonObject,
+    old: JsonObject | undefined,
+    others: () => Promise<JsonObject[]>,
+  ): Promise<readonly FieldError[]>;
   /** `metadata.generation` starts at 1 and grows when anything but metadata and status changes. */
   readonly tracksGeneration?: boolean;
   /** DELETE answers with the object rather than a Success Status. */
