@@ -5,6 +5,7 @@ import type { Naming } from "../naming/naming.ts";
 import { CATALOG_KINDS, type CatalogKindOptions, catalogKind, withCatalogSchema } from "./catalog-kinds.ts";
 import { builtinColumns } from "./columns/index.ts";
 import { configMapKind } from "./configmap.ts";
+import { builtinDefaulterFor } from "./defaults/index.ts";
 import { eventKind } from "./event.ts";
 import type { BuiltinKind } from "./kind.ts";
 import { namespaceKind } from "./namespace.ts";
@@ -29,7 +30,12 @@ export {
 
 function catalogOptions(naming: Naming): CatalogKindOptions {
   const columns = builtinColumns(naming);
-  return { catalog: builtinCatalog(), columns: (entry) => columns(entry.group, entry.plural) };
+  const catalog = builtinCatalog();
+  return {
+    catalog,
+    defaulter: builtinDefaulterFor(catalog, naming),
+    columns: (entry) => columns(entry.group, entry.plural),
+  };
 }
 
 export interface BuiltinSettings {

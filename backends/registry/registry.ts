@@ -245,6 +245,8 @@ export class Registry {
       }
       // Kind preparation is idempotent, so a retry with a new generated name may run it again.
       this.strategy.prepareForCreate?.(body);
+      // Defaults again over what preparation reset, as upstream's read back from storage does.
+      this.strategy.typed?.default(body);
       this.#validateCreate(body, m);
       const name = m.name as string;
       await this.#allocate(this.strategy, body, undefined, name);
@@ -322,6 +324,7 @@ export class Registry {
       }
       this.#carryOver(object, old);
       strategy.prepareForUpdate?.(object, old);
+      this.strategy.typed?.default(object);
       if (strategy.tracksGeneration) {
         m.generation = (om.generation ?? 1) + (specOf(object) !== specOf(old) ? 1 : 0);
       }
