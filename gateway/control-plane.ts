@@ -7,10 +7,17 @@ import type { Storage } from "../backends/contract/index.ts";
 import type { Naming } from "../backends/naming/index.ts";
 import { Registry, RegistryError } from "../backends/registry/index.ts";
 import { resourcePrefix } from "../backends/schema/index.ts";
-import { ResourceTable } from "./routing/resources.ts";
+import { ResourceTable, type ServedResource } from "./routing/resources.ts";
 
 export interface ControlPlane {
   readonly resources: ResourceTable;
+  /**
+   * Serves a kind from now on (a custom resource), replacing the one of the same group and
+   * plural; its watch cache is kept when the storage prefix stays the same.
+   */
+  serve(kind: BuiltinKind): Promise<ServedResource>;
+  /** Stops serving a kind added with `serve`. */
+  unserve(group: string, plural: string): Promise<void>;
   /** Namespaces created at start that may never be deleted. */
   readonly protectedNamespaces: ReadonlySet<string>;
   /** Every watch cache is connected and current. */
@@ -31,8 +38,8 @@ export interface ControlPlaneOptions {
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const resources = new ResourceTable();
   const cachers: Cacher[] = [];
-  for (const { schema, strategy, subresourceStrategies } of options.kinds) {
-    const cacher = new Cacher({
+  const newCacher = (schema: BuiltinKind["schema"]) =>
+    new Cacher({
       storage: options.storage,
       prefix: resourcePrefix(schema),
       decoder: jsonItemDecoder(schema.selectableFields),
@@ -41,19 +48,24 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       watchListEnabled: options.watchListEnabled,
       onError: options.onError,
     });
+  const served = (kind: BuiltinKind, cacher: Cacher): ServedResource => ({
+    schema: kind.schema,
+    registry: new Registry({
+      schema: kind.schema,
+      strategy: kind.strategy,
+      ...(kind.subresourceStrategies ? { subresources: kind.subresourceStrategies } : {}),
+      storage: options.storage,
+      cacher,
+    }),
+  });
+  for (const kind of options.kinds) {
+    const cacher = newCacher(kind.schema);
     cachers.push(cacher);
-    resources.add({
-      schema,
-      registry: new Registry({
-        schema,
-        strategy,
-        ...(subresourceStrategies ? { subresources: subresourceStrategies } : {}),
-        storage: options.storage,
-        cacher,
-      }),
-    });
+    resources.add(served(kind, cacher));
   }
   await Promise.all(cachers.map((c) => c.start()));
+  // Kinds served later (custom resources), by group/plural.
+  const dynamic = new Map<string, Cacher>();
 
   const { naming } = options;
   const protectedNamespaces = new Set([
@@ -79,9 +91,28 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   return {
     resources,
     protectedNamespaces,
-    cachesReady: () => cachers.every((c) => c.ready),
+    cachesReady: () => cachers.every((c) => c.ready) && [...dynamic.values()].every((c) => c.ready),
+    async serve(kind) {
+      const key = `${kind.schema.group}/${kind.schema.plural}`;
+      let cacher = dynamic.get(key);
+      if (!cacher || cacher.prefix !== resourcePrefix(kind.schema)) {
+        await cacher?.stop();
+        cacher = newCacher(kind.schema);
+        await cacher.start();
+        dynamic.set(key, cacher);
+      }
+      const resource = served(kind, cacher);
+      resources.replace(resource, { custom: true });
+      return resource;
+    },
+    async unserve(group, plural) {
+      const key = `${group}/${plural}`;
+      resources.remove(group, plural);
+      await dynamic.get(key)?.stop();
+      dynamic.delete(key);
+    },
     async stop() {
-      await Promise.all(cachers.map((c) => c.stop()));
+      await Promise.all([...cachers, ...dynamic.values()].map((c) => c.stop()));
     },
   };
 }

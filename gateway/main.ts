@@ -21,6 +21,7 @@ import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { fileAuditLog } from "./audit/audit-stage.ts";
 import { accessGuard, registerNotFound } from "./authorization/index.ts";
 import { startControlPlane } from "./control-plane.ts";
+import { startCrdRegistrar } from "./crd-registrar.ts";
 import { DiscoveryCache } from "./discovery/index.ts";
 import { discoveryResponder, registerVersion } from "./discovery-routes.ts";
 import { Codec } from "./handlers/codec.ts";
@@ -108,6 +109,19 @@ async function main(options: ServerOptions): Promise<void> {
     log,
   );
   await security.synced;
+  const crdInformer = access.informer({
+    group: naming.group("apiextensions"),
+    resource: "customresourcedefinitions",
+  });
+  const crds = crdInformer
+    ? startCrdRegistrar({
+        naming,
+        controlPlane,
+        informer: crdInformer,
+        onError: (err, context) => log.warn({ err, context }, "custom resources"),
+      })
+    : undefined;
+  await crds?.synced;
   const { authorizer } = security;
   controlPlane.resources.addVirtual(tokenReviews(naming, security.tokens, security.apiAudiences));
   if (gates.APISelfSubjectReview !== false) controlPlane.resources.addVirtual(selfSubjectReviews(naming));
@@ -324,6 +338,7 @@ async function main(options: ServerOptions): Promise<void> {
     closeAllWatches();
     await app.close();
     await security.close();
+    crds?.stop();
     stopAccess.abort();
     await controlPlane.stop();
     await auditLog?.close();

@@ -1,6 +1,7 @@
 // The built-in kinds the gateway serves itself, spelled with the naming preset's domain, each with
 // its schema from the built-in catalog.
 import { builtinCatalog } from "../catalog/index.ts";
+import { crdStrategy } from "../crd/index.ts";
 import type { Naming } from "../naming/naming.ts";
 import { CATALOG_KINDS, type CatalogKindOptions, catalogKind, withCatalogSchema } from "./catalog-kinds.ts";
 import { builtinColumns } from "./columns/index.ts";
@@ -55,6 +56,16 @@ function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefi
   };
 }
 
+/** The CustomResourceDefinition kind with its own lifecycle: validation, status, cleanup. */
+function withCrdLifecycle(kind: BuiltinKind, naming: Naming): BuiltinKind {
+  const { main, status } = crdStrategy(naming, { cleanupFinalizer: true });
+  return {
+    ...kind,
+    strategy: { ...kind.strategy, ...main },
+    subresourceStrategies: { ...kind.subresourceStrategies, status },
+  };
+}
+
 /** Every built-in stored kind but RBAC's (see `builtinRbacKinds`). */
 export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): BuiltinKind[] {
   const options = catalogOptions(naming);
@@ -71,9 +82,13 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
     ...own.map(([kind, typeId]) => withCatalogSchema(kind, typeId, options)),
     ...CATALOG_KINDS.map((entry) => {
       const kind = catalogKind(naming, entry, options);
-      return entry.group === "" && entry.plural === "services"
-        ? withServiceAllocation(kind, settings.serviceRanges)
-        : kind;
+      if (entry.group === "" && entry.plural === "services") {
+        return withServiceAllocation(kind, settings.serviceRanges);
+      }
+      if (entry.group === "apiextensions" && entry.plural === "customresourcedefinitions") {
+        return withCrdLifecycle(kind, naming);
+      }
+      return kind;
     }),
   ];
 }

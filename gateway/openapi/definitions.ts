@@ -4,6 +4,7 @@
 // A list kind's shape is generic (items of the kind plus list metadata), so it is spelled out.
 // Meta types are open objects for the same reason.
 import type { Naming } from "../../backends/naming/index.ts";
+import type { StructuralSchema } from "../../backends/schema/structural/index.ts";
 import type { Definition, GroupVersionKind, SchemaObject } from "./model.ts";
 import { metaDefinition } from "./names.ts";
 
@@ -54,6 +55,30 @@ export function kindDefinition(naming: Naming, name: string, gvk: GroupVersionKi
         apiVersion: { description: API_VERSION_DESCRIPTION, type: "string" },
         kind: { description: KIND_DESCRIPTION, type: "string" },
         metadata: { $ref: metaDefinition(naming, "ObjectMeta"), description: "Standard object's metadata." },
+      },
+      "x-kubernetes-group-version-kind": gvkExtension(gvk),
+    },
+  };
+}
+
+/** A kind with a structural schema of its own (a custom resource's version). */
+export function schemaKindDefinition(
+  naming: Naming,
+  name: string,
+  gvk: GroupVersionKind,
+  schema: StructuralSchema,
+): Definition {
+  const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = schema.properties ?? {};
+  return {
+    name,
+    schema: {
+      ...schema,
+      type: "object",
+      properties: {
+        apiVersion: { description: API_VERSION_DESCRIPTION, type: "string" },
+        kind: { description: KIND_DESCRIPTION, type: "string" },
+        metadata: { $ref: metaDefinition(naming, "ObjectMeta"), description: "Standard object's metadata." },
+        ...rest,
       },
       "x-kubernetes-group-version-kind": gvkExtension(gvk),
     },

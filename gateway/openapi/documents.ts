@@ -39,6 +39,19 @@ export function serverRelativeUrl(gvPath: string, etag: string): string {
  * What the documents depend on, independent of schema order: a changed fingerprint means
  * rebuilding.
  */
+// Schema objects are immutable once served; a new one (a changed custom resource) gets a new id.
+const schemaIds = new WeakMap<object, number>();
+let nextSchemaId = 1;
+function schemaId(schema: object | undefined): number {
+  if (!schema) return 0;
+  let id = schemaIds.get(schema);
+  if (id === undefined) {
+    id = nextSchemaId++;
+    schemaIds.set(schema, id);
+  }
+  return id;
+}
+
 export function openApiFingerprint(schemas: readonly ResourceSchema[]): string {
   const rows = schemas.map((s) =>
     JSON.stringify([
@@ -49,7 +62,7 @@ export function openApiFingerprint(schemas: readonly ResourceSchema[]): string {
       s.namespaced,
       s.verbs,
       s.subresources,
-      s.versions.filter((v) => v.served).map((v) => v.name),
+      s.versions.filter((v) => v.served).map((v) => [v.name, schemaId(v.schema)]),
     ]),
   );
   rows.sort();

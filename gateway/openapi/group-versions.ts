@@ -9,6 +9,7 @@ import {
   listDefinition,
   META_TYPES,
   metaTypeDefinition,
+  schemaKindDefinition,
   schemaReferences,
 } from "./definitions.ts";
 import type { Definition, GroupVersionApi, PathItem } from "./model.ts";
@@ -56,11 +57,13 @@ export function buildGroupVersions(
     const listName = `${prefix}.${schema.listKind}`;
     if (!gv.defs.has(kindName)) {
       const gvk = { group: schema.group, version, kind: schema.kind };
-      const catalogType = schema.versions.find((v) => v.name === version)?.catalogType;
-      if (catalogType) {
-        for (const d of catalogKindDefinitions(naming, catalogType, kindName, gvk)) {
+      const served = schema.versions.find((v) => v.name === version);
+      if (served?.catalogType) {
+        for (const d of catalogKindDefinitions(naming, served.catalogType, kindName, gvk)) {
           if (!gv.defs.has(d.name)) gv.defs.set(d.name, d);
         }
+      } else if (served?.schema) {
+        gv.defs.set(kindName, schemaKindDefinition(naming, kindName, gvk, served.schema));
       } else {
         gv.defs.set(kindName, kindDefinition(naming, kindName, gvk));
       }

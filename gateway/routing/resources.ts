@@ -40,7 +40,9 @@ export type EnabledPredicate = (group: string, version: string, resource: string
 
 export class ResourceTable {
   readonly #byPath = new Map<string, ServedResource>();
-  readonly #all: ServedResource[] = [];
+  #all: ServedResource[] = [];
+  /** Custom resources: `--runtime-config` does not apply to them. */
+  readonly #custom = new WeakSet<ServedResource>();
   readonly #virtualByPath = new Map<string, VirtualResource>();
   readonly #virtual: VirtualResource[] = [];
   #generation = 0;
@@ -61,6 +63,21 @@ export class ResourceTable {
     this.#generation++;
   }
 
+  /** Serves `served` in place of any resource of the same group and plural. */
+  replace(served: ServedResource, options: { custom?: boolean } = {}): void {
+    this.remove(served.schema.group, served.schema.plural);
+    if (options.custom) this.#custom.add(served);
+    this.add(served);
+  }
+
+  remove(group: string, plural: string): void {
+    const gone = this.#all.filter((r) => r.schema.group === group && r.schema.plural === plural);
+    if (gone.length === 0) return;
+    this.#all = this.#all.filter((r) => !gone.includes(r));
+    for (const [path, r] of this.#byPath) if (gone.includes(r)) this.#byPath.delete(path);
+    this.#generation++;
+  }
+
   addVirtual(resource: VirtualResource): void {
     for (const v of resource.schema.versions) {
       if (v.served)
@@ -76,8 +93,9 @@ export class ResourceTable {
   }
 
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
-    if (!this.#enabled(group, version, resource)) return undefined;
-    return this.#byPath.get(`${group}/${version}/${resource}`);
+    const served = this.#byPath.get(`${group}/${version}/${resource}`);
+    if (!served || this.#custom.has(served)) return served;
+    return this.#enabled(group, version, resource) ? served : undefined;
   }
 
   /** The resource of a kind in a group (e.g. the Namespace registry). */
@@ -88,9 +106,13 @@ export class ResourceTable {
   /** Every resource with the versions `--runtime-config` turned off marked as not served. */
   get schemas(): ResourceSchema[] {
     const out: ResourceSchema[] = [];
-    for (const { schema } of [...this.#all, ...this.#virtual]) {
+    for (const r of [...this.#all, ...this.#virtual]) {
+      const { schema } = r;
+      const custom = "registry" in r && this.#custom.has(r);
       const versions = schema.versions.map((v) =>
-        v.served && !this.#enabled(schema.group, v.name, schema.plural) ? { ...v, served: false } : v,
+        v.served && !custom && !this.#enabled(schema.group, v.name, schema.plural)
+          ? { ...v, served: false }
+          : v,
       );
       if (versions.some((v) => v.served)) out.push({ ...schema, versions });
     }
