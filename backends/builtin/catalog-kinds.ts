@@ -6,7 +6,7 @@ import type { Catalog } from "../catalog/index.ts";
 import { cloneJson, type JsonObject } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { Strategy } from "../registry/strategy.ts";
-import type { ResourceSchema, ResourceVersion, TableColumn } from "../schema/resource-schema.ts";
+import type { ResourceSchema, ResourceVersion, ScaleSpec, TableColumn } from "../schema/resource-schema.ts";
 import {
   type FlowcontrolVersion,
   flowcontrolConversion,
@@ -33,6 +33,8 @@ export interface KindEntry {
   readonly status?: boolean;
   /** metadata.generation follows spec changes. */
   readonly generation?: boolean;
+  /** A `scale` subresource over spec.replicas and status.replicas. */
+  readonly scale?: boolean;
   readonly selectableFields?: ResourceSchema["selectableFields"];
   /** Further served versions, converted to and from the storage version by `convert`. */
   readonly otherVersions?: readonly OtherVersion[];
@@ -93,6 +95,7 @@ export const CATALOG_KINDS: readonly KindEntry[] = [
     categories: ["all"],
     status: true,
     generation: true,
+    scale: true,
     selectableFields: (o) => ({ "status.replicas": replicas(o) }),
   },
   { group: "", pkg: "core/v1", kind: "PodTemplate", plural: "podtemplates" },
@@ -105,6 +108,7 @@ export const CATALOG_KINDS: readonly KindEntry[] = [
     categories: ["all"],
     status: true,
     generation: true,
+    scale: true,
   },
   {
     group: "apps",
@@ -115,6 +119,7 @@ export const CATALOG_KINDS: readonly KindEntry[] = [
     categories: ["all"],
     status: true,
     generation: true,
+    scale: true,
   },
   {
     group: "apps",
@@ -135,6 +140,7 @@ export const CATALOG_KINDS: readonly KindEntry[] = [
     categories: ["all"],
     status: true,
     generation: true,
+    scale: true,
     selectableFields: (o) => ({ "status.replicas": replicas(o) }),
   },
   { group: "apps", pkg: "apps/v1", kind: "ControllerRevision", plural: "controllerrevisions" },
@@ -357,6 +363,45 @@ function flowcontrolConvert(naming: Naming): NonNullable<ResourceSchema["convert
   return (object, to) => convert(object, to as FlowcontrolVersion);
 }
 
+/** A label selector in its string form (`app=web,tier in (a,b),!legacy`), keys in order. */
+export function selectorString(selector: unknown): string {
+  const sel =
+    selector && typeof selector === "object" && !Array.isArray(selector) ? (selector as JsonObject) : {};
+  const parts: [string, string][] = [];
+  const matchLabels = sel.matchLabels;
+  const isLabelSelector = "matchLabels" in sel || "matchExpressions" in sel;
+  // A ReplicationController's selector is a plain map of labels.
+  const labels = isLabelSelector ? matchLabels : sel;
+  if (labels && typeof labels === "object") {
+    for (const [k, v] of Object.entries(labels as JsonObject)) parts.push([k, `${k}=${String(v)}`]);
+  }
+  if (isLabelSelector && Array.isArray(sel.matchExpressions)) {
+    for (const e of sel.matchExpressions as JsonObject[]) {
+      const key = String(e.key ?? "");
+      const values = (Array.isArray(e.values) ? e.values.map(String) : []).sort();
+      const text =
+        e.operator === "In"
+          ? `${key} in (${values.join(",")})`
+          : e.operator === "NotIn"
+            ? `${key} notin (${values.join(",")})`
+            : e.operator === "DoesNotExist"
+              ? `!${key}`
+              : key;
+      parts.push([key, text]);
+    }
+  }
+  return parts
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([, t]) => t)
+    .join(",");
+}
+
+const WORKLOAD_SCALE: ScaleSpec = {
+  specReplicasPath: ".spec.replicas",
+  statusReplicasPath: ".status.replicas",
+  selector: (object) => selectorString((object.spec as JsonObject | undefined)?.selector),
+};
+
 function statusOf(object: JsonObject): JsonObject {
   const s = object.status;
   return typeof s === "object" && s !== null && !Array.isArray(s) ? (s as JsonObject) : {};
@@ -443,7 +488,8 @@ export function catalogKind(naming: Naming, entry: KindEntry, options: CatalogKi
       categories: entry.categories ?? [],
       namespaced: !entry.cluster,
       verbs: ALL_VERBS,
-      subresources: entry.status ? ["status"] : [],
+      subresources: [...(entry.status ? ["status"] : []), ...(entry.scale ? ["scale"] : [])],
+      ...(entry.scale ? { scale: WORKLOAD_SCALE } : {}),
       allowCreateOnUpdate: false,
       ...(entry.selectableFields ? { selectableFields: entry.selectableFields } : {}),
       ...(entry.convert ? { convert: entry.convert(naming) } : {}),

@@ -34,6 +34,16 @@ export interface TableColumn {
   readonly cell: (object: Record<string, unknown>) => unknown;
 }
 
+/** Where a kind keeps what its `scale` subresource reads and writes. */
+export interface ScaleSpec {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  /** A string field holding the label selector (custom resources). */
+  readonly labelSelectorPath?: string;
+  /** The label selector in its string form, computed (built-in workloads). */
+  readonly selector?: (object: Record<string, unknown>) => string;
+}
+
 export type Verb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection";
 
 export interface ResourceSchema {
@@ -54,6 +64,8 @@ export interface ResourceSchema {
   readonly allowCreateOnUpdate: boolean;
   /** Field-selector names beyond metadata.name and metadata.namespace, with their values. */
   readonly selectableFields?: (object: Record<string, unknown>) => Record<string, string>;
+  /** Present when the `scale` subresource is served. */
+  readonly scale?: ScaleSpec;
   /** Extra table columns after Name (Created At is added when absent). */
   readonly tableColumns?: readonly TableColumn[];
   /**

@@ -115,6 +115,17 @@ export class Codec {
     this.#sendJson(ctx, code, this.#atVersion(ctx.info?.apiVersion, stored, served, choice), choice, served);
   }
 
+  /** An object of another kind than the resource's (a Scale): sent as it is, never converted. */
+  sendOther(
+    ctx: RequestContext,
+    code: number,
+    object: JsonObject,
+    choice: OutputChoice,
+    served: Resource,
+  ): void {
+    this.#sendJson(ctx, code, JSON.stringify(object), choice, served);
+  }
+
   /** A body already in JSON: sent as it is when the client wants plain compact JSON. */
   #sendJson(ctx: RequestContext, code: number, json: string, choice: OutputChoice, served: Resource): void {
     if (choice.kind === "json" && !choice.pretty) {
@@ -324,25 +335,28 @@ export class Codec {
     served: Resource,
     version: string,
   ): JsonObject {
-    let result: unknown;
     const { schema } = served;
     const stored = storageVersion(schema).name;
     // Patches are written against the version the request names.
     const base = schema.convert && version !== stored ? schema.convert(current, version) : current;
-    if (type === "application/merge-patch+json") {
-      if (!isObject(patch)) throw errors.badRequest("a merge patch must be a JSON object");
-      result = applyMergePatch(base, patch);
-    } else {
-      try {
-        result = applyJsonPatch(base, patch);
-      } catch (err) {
-        if (err instanceof JsonPatchError) throw errors.badRequest(err.message);
-        throw err;
-      }
-    }
+    const result = this.applyValuePatch(type, base, patch);
     if (!isObject(result)) throw errors.badRequest("the patched object is not a JSON object");
     this.#checkTypeMeta(result, served, version);
     return this.#toStorage(result, served, version);
+  }
+
+  /** A merge or JSON patch applied to any value, with patch errors as 400s. */
+  applyValuePatch(type: string, value: JsonObject, patch: unknown): unknown {
+    if (type === "application/merge-patch+json") {
+      if (!isObject(patch)) throw errors.badRequest("a merge patch must be a JSON object");
+      return applyMergePatch(value, patch);
+    }
+    try {
+      return applyJsonPatch(value, patch);
+    } catch (err) {
+      if (err instanceof JsonPatchError) throw errors.badRequest(err.message);
+      throw err;
+    }
   }
 
   async readDeleteOptions(ctx: RequestContext): Promise<DeleteOptionsBody> {

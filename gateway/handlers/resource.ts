@@ -15,6 +15,7 @@ import type { RequestContext } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
 import type { ResourceTable, ServedResource, VirtualResource } from "../routing/resources.ts";
 import { type Codec, type OutputChoice, queryFlag } from "./codec.ts";
+import { handleScale } from "./scale.ts";
 import { serveWatch } from "./watch.ts";
 
 export interface HandlerEnv {
@@ -164,6 +165,10 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
   if (action && schema.subresources.includes(subresource as string)) {
     const version = bodyVersion(action);
     return handleVirtual(ctx, env, action, version, info.namespace || undefined, info.name);
+  }
+  if (subresource === "scale" && schema.scale && schema.subresources.includes("scale")) {
+    const ns = schema.namespaced ? info.namespace || undefined : undefined;
+    return handleScale(ctx, env.codec, served, schema.scale, ns, info.name, info.verb, dryRun(ctx));
   }
   if (subresource) {
     if (!schema.subresources.includes(subresource) || !registry.subresources[subresource])

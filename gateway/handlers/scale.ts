@@ -1,0 +1,97 @@
+// The `scale` subresource: an autoscaling/v1 Scale read from and written to the object's replica
+// fields (a workload's spec.replicas, or a custom resource's declared paths). Writes go through
+// the main resource, so its validation and admission see the new replica count.
+import { applyScale, getScale, type ScaleError, scaleForUpdate } from "../../backends/crd/index.ts";
+import type { JsonObject } from "../../backends/registry/index.ts";
+import type { ScaleSpec } from "../../backends/schema/index.ts";
+import type { RequestContext } from "../pipeline/index.ts";
+import { errors } from "../request/api-error.ts";
+import type { ServedResource } from "../routing/resources.ts";
+import type { Codec } from "./codec.ts";
+
+const SCALE_PATCH_TYPES = ["application/json-patch+json", "application/merge-patch+json"];
+
+function fail(e: ScaleError): never {
+  throw e.reason === "BadRequest" ? errors.badRequest(e.message) : errors.internal(e.message);
+}
+
+function withSelector(scale: JsonObject, object: JsonObject, spec: ScaleSpec): JsonObject {
+  if (spec.selector) {
+    const selector = spec.selector(object);
+    const status = (scale.status ?? {}) as JsonObject;
+    if (selector) status.selector = selector;
+    scale.status = status;
+  }
+  return scale;
+}
+
+function checkScale(scale: unknown, name: string): JsonObject {
+  if (typeof scale !== "object" || scale === null || Array.isArray(scale))
+    throw errors.badRequest("the request body must be a Scale object");
+  const object = scale as JsonObject;
+  const replicas = (object.spec as JsonObject | undefined)?.replicas;
+  if (replicas !== undefined && (typeof replicas !== "number" || !Number.isInteger(replicas))) {
+    throw errors.badRequest(
+      `json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`,
+    );
+  }
+  if (typeof replicas === "number" && replicas < 0) {
+    throw errors.invalid({ group: "autoscaling", kind: "Scale" }, name, [
+      {
+        field: "spec.replicas",
+        type: "FieldValueInvalid",
+        value: replicas,
+        detail: "must be greater than or equal to 0",
+      },
+    ]);
+  }
+  return object;
+}
+
+export async function handleScale(
+  ctx: RequestContext,
+  codec: Codec,
+  served: ServedResource,
+  spec: ScaleSpec,
+  namespace: string | undefined,
+  name: string,
+  verb: string,
+  dryRun: boolean,
+): Promise<void> {
+  const { registry, schema } = served;
+  const choice = codec.output(ctx, served, { list: false, stream: false });
+  if (verb === "get") {
+    const item = await registry.get(
+      namespace,
+      name,
+      ctx.url.searchParams.get("resourceVersion") ?? undefined,
+    );
+    const object = JSON.parse(item.json) as JsonObject;
+    const r = getScale(object, spec);
+    if (!r.ok) fail(r);
+    codec.sendOther(ctx, 200, withSelector(r.scale, object, spec), choice, served);
+    return;
+  }
+  if (verb !== "update" && verb !== "patch") {
+    throw errors.methodNotSupported({ group: schema.group, resource: `${schema.plural}/scale` }, verb);
+  }
+  const patchType = verb === "patch" ? codec.patchType(ctx, SCALE_PATCH_TYPES) : undefined;
+  const body = await codec.readPatch(ctx, patchType ?? "application/json");
+  const { object } = await registry.update(
+    namespace,
+    name,
+    (current) => {
+      if (!current) throw registry.notFound(name);
+      const from = scaleForUpdate(current, spec);
+      if (!from.ok) fail(from);
+      const scale = checkScale(patchType ? codec.applyValuePatch(patchType, from.scale, body) : body, name);
+      const next = applyScale(current, scale, spec);
+      if (!next.ok) fail(next);
+      return next.object;
+    },
+    { dryRun, createIfMissing: false },
+  );
+  const r = getScale(object, spec);
+  if (!r.ok) fail(r);
+  codec.sendOther(ctx, 200, withSelector(r.scale, object, spec), choice, served);
+}
