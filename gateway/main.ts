@@ -34,6 +34,7 @@ import { objectAccess } from "./object-access.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
+import { podBindingAction, podEvictionAction } from "./pod-actions.ts";
 import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
 import { buildSecurity } from "./security.ts";
 import { rbacEscalationCheck, tokenRequestAction } from "./security-actions.ts";
@@ -173,6 +174,8 @@ async function main(options: ServerOptions): Promise<void> {
         "/serviceaccounts/token",
         tokenRequestAction(naming, access, security, options.serviceAccountMaxTokenExpiration),
       ],
+      ["/pods/binding", podBindingAction(controlPlane.resources)],
+      ["/pods/eviction", podEvictionAction(controlPlane.resources)],
     ]),
     ...(security.rbac ? { checkWrite: rbacEscalationCheck(naming, security.rbac, authorizer) } : {}),
   });

@@ -284,7 +284,7 @@ export function podKind(naming: Naming): BuiltinKind {
       categories: ["all"],
       namespaced: true,
       verbs: ALL_VERBS,
-      subresources: ["status"],
+      subresources: ["status", "binding", "eviction"],
       allowCreateOnUpdate: false,
       selectableFields: podSelectableFields,
       tableColumns: [
@@ -308,6 +308,7 @@ export function podKind(naming: Naming): BuiltinKind {
       ],
     },
     strategy,
-    subresourceStrategies: { status },
+    // `binding` is written by its action (gateway/pod-actions.ts), which sets the node once.
+    subresourceStrategies: { status, binding: { nameRule: "dns-subdomain" } },
   };
 }

@@ -1,0 +1,122 @@
+// Pod binding and eviction as a scheduler and `kubectl drain` use them, against the server started
+// as README says: binding sets the node once; eviction deletes a pod unless its disruption budget
+// has no disruption left, and counts the one it allows.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { rm } from "node:fs/promises";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { type GatewayProcess, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+
+const bin = kubectlVersions().at(-1);
+let gw: GatewayProcess;
+
+async function k(args: string[], input?: string): Promise<{ code: number; out: string }> {
+  const child = promisify(execFile)(bin as string, [`--kubeconfig=${gw.kubeconfig}`, ...args], {
+    timeout: 30_000,
+  });
+  if (input !== undefined) child.child.stdin?.end(input);
+  try {
+    const { stdout, stderr } = await child;
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; code?: number };
+    return { code: typeof e.code === "number" ? e.code : 1, out: `${e.stdout ?? ""}${e.stderr ?? ""}` };
+  }
+}
+
+async function ok(args: string[], input?: string): Promise<string> {
+  const r = await k(args, input);
+  assert.equal(r.code, 0, `kubectl ${args.join(" ")}:\n${r.out}`);
+  return r.out;
+}
+
+describe("pod binding and eviction", { skip: bin ? false : "no kubectl" }, () => {
+  before(async () => {
+    gw = await startGateway(["--api-naming=kubernetes"]);
+  });
+  after(async () => {
+    await gw?.stop();
+    if (gw) await rm(gw.dataDir, { recursive: true, force: true });
+  });
+
+  it("binds a pod to a node once", async () => {
+    await ok(["run", "bound", "--image=busybox", "--labels=app=bound"]);
+    const binding = JSON.stringify({
+      apiVersion: "v1",
+      kind: "Binding",
+      metadata: { name: "bound" },
+      target: { kind: "Node", name: "node-1" },
+    });
+    const created = await ok(
+      ["create", "--raw", "/api/v1/namespaces/default/pods/bound/binding", "-f", "-"],
+      binding,
+    );
+    assert.equal(JSON.parse(created).status, "Success");
+    assert.equal(await ok(["get", "pod", "bound", "-o", "jsonpath={.spec.nodeName}"]), "node-1");
+    const again = await k(
+      ["create", "--raw", "/api/v1/namespaces/default/pods/bound/binding", "-f", "-"],
+      binding,
+    );
+    assert.notEqual(again.code, 0);
+    assert.match(again.out, /pod bound is already assigned to node "node-1"/);
+    const noTarget = await k(
+      ["create", "--raw", "/api/v1/namespaces/default/pods/bound/binding", "-f", "-"],
+      JSON.stringify({ apiVersion: "v1", kind: "Binding", metadata: { name: "bound" }, target: {} }),
+    );
+    assert.match(noTarget.out, /target.name: Required value/);
+  });
+
+  it("evicts only what the disruption budget allows", async () => {
+    await ok([
+      "patch",
+      "pod",
+      "bound",
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      '{"status":{"phase":"Running"}}',
+    ]);
+    await ok(
+      ["create", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "policy/v1",
+        kind: "PodDisruptionBudget",
+        metadata: { name: "keep" },
+        spec: { minAvailable: 1, selector: { matchLabels: { app: "bound" } } },
+      }),
+    );
+    const eviction = JSON.stringify({
+      apiVersion: "policy/v1",
+      kind: "Eviction",
+      metadata: { name: "bound" },
+    });
+    const path = "/api/v1/namespaces/default/pods/bound/eviction";
+    const refused = await k(["create", "--raw", path, "-f", "-"], eviction);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.out, /TooManyRequests|disruption budget/);
+    await ok([
+      "patch",
+      "pdb",
+      "keep",
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      '{"status":{"observedGeneration":1,"disruptionsAllowed":1,"currentHealthy":2,"desiredHealthy":1,"expectedPods":2}}',
+    ]);
+    await ok(["create", "--raw", path, "-f", "-"], eviction);
+    assert.notEqual((await k(["get", "pod", "bound"])).code, 0);
+    const status = JSON.parse(await ok(["get", "pdb", "keep", "-o", "json"])).status;
+    assert.equal(status.disruptionsAllowed, 0);
+    assert.ok(status.disruptedPods.bound);
+  });
+
+  it("evicts a pod that is not running without asking the budget", async () => {
+    await ok(["run", "pending", "--image=busybox", "--labels=app=bound"]);
+    await ok(
+      ["create", "--raw", "/api/v1/namespaces/default/pods/pending/eviction", "-f", "-"],
+      JSON.stringify({ apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "pending" } }),
+    );
+    assert.notEqual((await k(["get", "pod", "pending"])).code, 0);
+  });
+});
