@@ -36,6 +36,8 @@ export interface KindEntry {
   /** A `scale` subresource over spec.replicas and status.replicas. */
   readonly scale?: boolean;
   readonly selectableFields?: ResourceSchema["selectableFields"];
+  /** How names are checked when not a DNS subdomain (Services: DNS-1035 labels). */
+  readonly nameRule?: Strategy["nameRule"];
   /** Further served versions, converted to and from the storage version by `convert`. */
   readonly otherVersions?: readonly OtherVersion[];
   readonly convert?: (naming: Naming) => NonNullable<ResourceSchema["convert"]>;
@@ -58,6 +60,7 @@ export const CATALOG_KINDS: readonly KindEntry[] = [
     shortNames: ["svc"],
     categories: ["all"],
     status: true,
+    nameRule: "dns-1035-label",
   },
   { group: "", pkg: "core/v1", kind: "Endpoints", plural: "endpoints", shortNames: ["ep"] },
   { group: "", pkg: "core/v1", kind: "LimitRange", plural: "limitranges", shortNames: ["limits"] },
@@ -495,7 +498,7 @@ export function catalogKind(naming: Naming, entry: KindEntry, options: CatalogKi
       ...(entry.convert ? { convert: entry.convert(naming) } : {}),
       tableColumns: options.columns?.(entry) ?? [ageColumn()],
     },
-    strategy: { ...main, typed, nameRule: "dns-subdomain" },
+    strategy: { ...main, typed, nameRule: entry.nameRule ?? "dns-subdomain" },
     ...(status ? { subresourceStrategies: { status } } : {}),
   };
 }

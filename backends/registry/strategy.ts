@@ -43,7 +43,7 @@ export interface Strategy {
   /** DELETE answers with the object rather than a Success Status. */
   readonly returnDeletedObject?: boolean;
   /** How names are checked: DNS subdomain (most kinds), DNS label, or any path segment. */
-  readonly nameRule?: "dns-subdomain" | "dns-label" | "path-segment";
+  readonly nameRule?: "dns-subdomain" | "dns-label" | "dns-1035-label" | "path-segment";
   /** Finalizers the server adds on create. */
   readonly defaultFinalizers?: readonly string[];
   /**

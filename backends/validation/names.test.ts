@@ -167,3 +167,13 @@ describe("annotation size", () => {
     assert.equal(isAnnotationsSizeValid({ a: "x".repeat(half), b: "x".repeat(half) }), false);
   });
 });
+
+describe("DNS-1035 labels (Service names)", () => {
+  it("start with a letter, as upstream requires", () => {
+    assert.deepEqual(validateName("dns-1035-label", "web-1"), []);
+    assert.deepEqual(validateName("dns-1035-label", "1web"), [
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    ]);
+    assert.equal(validateName("dns-1035-label", "a".repeat(64))[0], "must be no more than 63 characters");
+  });
+});

@@ -62,6 +62,20 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
+const DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
+const DNS1035_LABEL_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const dns1035Label = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+
+/** Service names: a DNS label that starts with a letter. */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!dns1035Label.test(value))
+    errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"));
+  return errs;
+}
+
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
@@ -137,7 +151,7 @@ export function isValidPathSegmentPrefix(name: string): string[] {
   return errs;
 }
 
-export type NameRule = "dns-subdomain" | "dns-label" | "path-segment";
+export type NameRule = "dns-subdomain" | "dns-label" | "dns-1035-label" | "path-segment";
 
 /**
  * Checks an object name (or, with `prefix`, a generateName) against a kind's rule. A prefix may
@@ -149,6 +163,8 @@ export function validateName(rule: NameRule, name: string, prefix = false): stri
       return prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name);
     case "dns-label":
       return isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+    case "dns-1035-label":
+      return isDNS1035Label(prefix ? maskTrailingDash(name) : name);
     case "dns-subdomain":
       return isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
   }
