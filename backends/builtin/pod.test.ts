@@ -47,12 +47,11 @@ function names(items: readonly { json: string }[]): string[] {
 }
 
 describe("Pod", () => {
-  it("is namespaced, short name po, in category all, with a status subresource", () => {
+  it("is namespaced, short name po, in category all, with status, binding and eviction", () => {
     assert.equal(kind.schema.namespaced, true);
     assert.deepEqual(kind.schema.shortNames, ["po"]);
     assert.deepEqual(kind.schema.categories, ["all"]);
-    assert.deepEqual(kind.schema.subresources, ["status"]);
-    assert.equal(kind.strategy.knownFields, undefined, "every field is accepted for now");
+    assert.deepEqual(kind.schema.subresources, ["status", "binding", "eviction"]);
   });
 
   it("creates Pending whatever status the request carries, and checks metadata", async () => {
