@@ -3,7 +3,7 @@
 // `kubectl drain` posts). Both answer 201 with a Success Status, as upstream does.
 import { asArray, asObject, asString, type JsonObject } from "../backends/common/json.ts";
 import { type Registry, RegistryError } from "../backends/registry/index.ts";
-import { type LabelRequirement, makeLabelSelector } from "../backends/selection/index.ts";
+import { labelSelectorFromObject, SelectorParseError } from "../backends/selection/index.ts";
 import { ApiError, errors } from "./request/api-error.ts";
 import { reviewSchema } from "./reviews/schema.ts";
 import type { ResourceTable, VirtualResource } from "./routing/resources.ts";
@@ -105,36 +105,15 @@ function now(): string {
   return `${new Date().toISOString().slice(0, 19)}Z`;
 }
 
-/** A policy/v1 label selector as requirements; an empty selector selects every pod. */
+/** A policy/v1 selector: an empty one selects every pod, an absent or broken one none. */
 function selects(selector: unknown, labels: Record<string, string>): boolean {
-  const sel = asObject(selector);
-  if (!sel) return false;
-  const requirements: LabelRequirement[] = [];
-  for (const [key, value] of Object.entries(asObject(sel.matchLabels) ?? {})) {
-    requirements.push({ key, op: "=", value: asString(value) });
+  if (!asObject(selector)) return false;
+  try {
+    return labelSelectorFromObject(selector).matches(labels);
+  } catch (err) {
+    if (err instanceof SelectorParseError) return false;
+    throw err;
   }
-  for (const e of asArray(sel.matchExpressions)) {
-    const expr = asObject(e) ?? {};
-    const key = asString(expr.key);
-    const values = new Set(asArray(expr.values).map(asString));
-    switch (asString(expr.operator)) {
-      case "In":
-        requirements.push({ key, op: "in", values });
-        break;
-      case "NotIn":
-        requirements.push({ key, op: "notin", values });
-        break;
-      case "Exists":
-        requirements.push({ key, op: "exists" });
-        break;
-      case "DoesNotExist":
-        requirements.push({ key, op: "!exists" });
-        break;
-      default:
-        return false;
-    }
-  }
-  return makeLabelSelector(requirements).matches(labels);
 }
 
 function tooManyRequests(message: string, cause: string): ApiError {

@@ -3,33 +3,19 @@
 // printer columns, status and scale subresources, explain, refusals at creation, and deletion
 // taking the objects along.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
-import { type GatewayProcess, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import {
+  type GatewayProcess,
+  type KubectlRun,
+  kubectlRun,
+  kubectlVersions,
+  startGateway,
+} from "./support/gateway-process.ts";
 
 const all = kubectlVersions();
 const versions = all.length > 0 ? [...new Set([all[0] as string, all[all.length - 1] as string])] : [];
 let gw: GatewayProcess;
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function run(bin: string, kubeconfig: string, args: string[], input?: string): Promise<Run> {
-  const child = promisify(execFile)(bin, [`--kubeconfig=${kubeconfig}`, ...args], { timeout: 30_000 });
-  if (input !== undefined) child.child.stdin?.end(input);
-  try {
-    const { stdout, stderr } = await child;
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; code?: number };
-    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
 
 function crd(group: string, extraVersions = ""): string {
   return `
@@ -96,7 +82,7 @@ after(async () => {
 for (const bin of versions) {
   const v = bin.split("kubectl.")[1] ?? "";
   const group = `v${v.replace(".", "")}.example.com`;
-  const k = (args: string[], input?: string) => run(bin, gw.kubeconfig, args, input);
+  const k = (args: string[], input?: string) => kubectlRun(bin, gw.kubeconfig, args, input);
   const ok = async (args: string[], input?: string) => {
     const r = await k(args, input);
     assert.equal(r.code, 0, `kubectl ${args.join(" ")}:\n${r.stdout}${r.stderr}`);
@@ -108,7 +94,7 @@ for (const bin of versions) {
     it("serves a new definition within a second, with defaults, columns and explain", async () => {
       await ok(["apply", "-f", "-"], crd(group));
       const deadline = Date.now() + 1000;
-      let listed: Run;
+      let listed: KubectlRun;
       do {
         listed = await k(["get", resource]);
       } while (listed.code !== 0 && Date.now() < deadline);
@@ -229,7 +215,7 @@ ${schema}`;
       assert.notEqual(gone.code, 0);
       await ok(["apply", "-f", "-"], crd(group));
       const deadline = Date.now() + 2000;
-      let listed: Run;
+      let listed: KubectlRun;
       do {
         listed = await k(["get", resource, "-o", "name"]);
       } while (listed.code !== 0 && Date.now() < deadline);

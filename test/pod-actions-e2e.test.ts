@@ -2,27 +2,16 @@
 // as README says: binding sets the node once; eviction deletes a pod unless its disruption budget
 // has no disruption left, and counts the one it allows.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
-import { type GatewayProcess, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import { type GatewayProcess, kubectlRun, kubectlVersions, startGateway } from "./support/gateway-process.ts";
 
 const bin = kubectlVersions().at(-1);
 let gw: GatewayProcess;
 
 async function k(args: string[], input?: string): Promise<{ code: number; out: string }> {
-  const child = promisify(execFile)(bin as string, [`--kubeconfig=${gw.kubeconfig}`, ...args], {
-    timeout: 30_000,
-  });
-  if (input !== undefined) child.child.stdin?.end(input);
-  try {
-    const { stdout, stderr } = await child;
-    return { code: 0, out: stdout + stderr };
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; code?: number };
-    return { code: typeof e.code === "number" ? e.code : 1, out: `${e.stdout ?? ""}${e.stderr ?? ""}` };
-  }
+  const r = await kubectlRun(bin as string, gw.kubeconfig, args, input);
+  return { code: r.code, out: r.stdout + r.stderr };
 }
 
 async function ok(args: string[], input?: string): Promise<string> {

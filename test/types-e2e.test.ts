@@ -2,36 +2,20 @@
 // defaulted and validated under kubectl's default strict validation, explain, conversion between
 // served versions, deprecation warnings and --runtime-config.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
-import { type GatewayProcess, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import {
+  type GatewayProcess,
+  type KubectlRun,
+  kubectlRun,
+  kubectlVersions,
+  startGateway,
+} from "./support/gateway-process.ts";
 
 const all = kubectlVersions();
 const versions = all.length > 0 ? [...new Set([all[0] as string, all[all.length - 1] as string])] : [];
 let gw: GatewayProcess;
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function run(bin: string, kubeconfig: string, args: string[], input?: string): Promise<Run> {
-  const child = promisify(execFile)(bin, [`--kubeconfig=${kubeconfig}`, ...args], { timeout: 30_000 });
-  if (input !== undefined) {
-    child.child.stdin?.end(input);
-  }
-  try {
-    const { stdout, stderr } = await child;
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; code?: number };
-    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
 
 const manifest = (ns: string) => `
 apiVersion: apps/v1
@@ -124,7 +108,7 @@ after(async () => {
 for (const bin of versions) {
   const v = bin.split("kubectl.")[1] ?? "";
   const ns = `types-${v.replace(".", "-")}`;
-  const k = (args: string[], input?: string) => run(bin, gw.kubeconfig, args, input);
+  const k = (args: string[], input?: string) => kubectlRun(bin, gw.kubeconfig, args, input);
   const ok = async (args: string[], input?: string) => {
     const r = await k(args, input);
     assert.equal(r.code, 0, `kubectl ${args.join(" ")}:\n${r.stdout}${r.stderr}`);
@@ -315,13 +299,17 @@ describe("--runtime-config", { skip: versions.length === 0 ? "no kubectl" : fals
 
   it("turns versions off: they are not discovered and answer 404", async () => {
     const bin = versions[versions.length - 1] as string;
-    const resources = await run(bin, off.kubeconfig, ["api-resources"]);
+    const resources = await kubectlRun(bin, off.kubeconfig, ["api-resources"]);
     assert.doesNotMatch(resources.stdout, /^cronjobs\s/m);
     assert.match(resources.stdout, /^horizontalpodautoscalers\s+hpa\s+autoscaling\/v2\s/m);
-    const raw = await run(bin, off.kubeconfig, ["get", "--raw", "/apis/batch/v1/namespaces/default/jobs"]);
+    const raw = await kubectlRun(bin, off.kubeconfig, [
+      "get",
+      "--raw",
+      "/apis/batch/v1/namespaces/default/jobs",
+    ]);
     assert.notEqual(raw.code, 0);
     assert.match(raw.stderr, /NotFound/);
-    const v1 = await run(bin, off.kubeconfig, [
+    const v1 = await kubectlRun(bin, off.kubeconfig, [
       "get",
       "--raw",
       "/apis/autoscaling/v1/horizontalpodautoscalers",

@@ -183,3 +183,39 @@ export function makeLabelSelector(requirements: readonly LabelRequirement[]): La
 }
 
 export const everythingLabels: LabelSelector = makeLabelSelector([]);
+
+/**
+ * A LabelSelector object (`matchLabels`, `matchExpressions`) as a matcher; an operator the API
+ * does not know is a SelectorParseError.
+ */
+export function labelSelectorFromObject(selector: unknown): LabelSelector {
+  const record = (v: unknown): Record<string, unknown> | undefined =>
+    typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  const s = record(selector) ?? {};
+  const requirements: LabelRequirement[] = [];
+  for (const [key, value] of Object.entries(record(s.matchLabels) ?? {})) {
+    requirements.push({ key, op: "=", value: String(value) });
+  }
+  for (const raw of Array.isArray(s.matchExpressions) ? s.matchExpressions : []) {
+    const e = record(raw) ?? {};
+    const key = String(e.key ?? "");
+    const values = new Set(Array.isArray(e.values) ? e.values.map(String) : []);
+    switch (e.operator) {
+      case "In":
+        requirements.push({ key, op: "in", values });
+        break;
+      case "NotIn":
+        requirements.push({ key, op: "notin", values });
+        break;
+      case "Exists":
+        requirements.push({ key, op: "exists" });
+        break;
+      case "DoesNotExist":
+        requirements.push({ key, op: "!exists" });
+        break;
+      default:
+        throw new SelectorParseError(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
+    }
+  }
+  return makeLabelSelector(requirements);
+}

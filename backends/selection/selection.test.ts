@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseFieldSelector } from "./field-selector.ts";
-import { parseLabelSelector, SelectorParseError } from "./label-selector.ts";
+import { labelSelectorFromObject, parseLabelSelector, SelectorParseError } from "./label-selector.ts";
 
 describe("label selectors", () => {
   const labels = { app: "web", tier: "front", "example.com/team": "a" };
@@ -89,5 +89,35 @@ describe("field selectors", () => {
     assert.throws(() => parseFieldSelector("metadata.name", supported), SelectorParseError);
     assert.throws(() => parseFieldSelector("metadata.name=a\\x", supported), SelectorParseError);
     assert.throws(() => parseFieldSelector("metadata.name=a=b", supported), SelectorParseError);
+  });
+});
+
+describe("labelSelectorFromObject", () => {
+  it("match labels and expressions as the API defines them", () => {
+    const s = labelSelectorFromObject({
+      matchLabels: { a: "1" },
+      matchExpressions: [
+        { key: "b", operator: "In", values: ["x", "y"] },
+        { key: "c", operator: "NotIn", values: ["z"] },
+        { key: "d", operator: "Exists" },
+        { key: "e", operator: "DoesNotExist" },
+      ],
+    });
+    assert.equal(s.matches({ a: "1", b: "y", c: "w", d: "" }), true);
+    assert.equal(s.matches({ a: "1", b: "y", d: "" }), true);
+    assert.equal(s.matches({ a: "2", b: "y", d: "" }), false);
+    assert.equal(s.matches({ a: "1", b: "q", d: "" }), false);
+    assert.equal(s.matches({ a: "1", b: "x", c: "z", d: "" }), false);
+    assert.equal(s.matches({ a: "1", b: "x" }), false);
+    assert.equal(s.matches({ a: "1", b: "x", d: "", e: "" }), false);
+    assert.equal(
+      labelSelectorFromObject({}).matches({ any: "thing" }),
+      true,
+      "an empty selector selects everything",
+    );
+    assert.throws(
+      () => labelSelectorFromObject({ matchExpressions: [{ key: "a", operator: "Near" }] }),
+      /not a valid/,
+    );
   });
 });

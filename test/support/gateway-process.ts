@@ -136,3 +136,27 @@ export async function kubectl(
     return { stdout: `${e.stdout ?? ""}${e.stderr ?? ""}`, code: typeof e.code === "number" ? e.code : 1 };
   }
 }
+
+export interface KubectlRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs kubectl with stdin `input`, keeping stdout and stderr (warnings) apart, success or not. */
+export async function kubectlRun(
+  binary: string,
+  kubeconfig: string,
+  args: string[],
+  input?: string,
+): Promise<KubectlRun> {
+  const child = promisify(execFile)(binary, [`--kubeconfig=${kubeconfig}`, ...args], { timeout: 30_000 });
+  if (input !== undefined) child.child.stdin?.end(input);
+  try {
+    const { stdout, stderr } = await child;
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; code?: number };
+    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}

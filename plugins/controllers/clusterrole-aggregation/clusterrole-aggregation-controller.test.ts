@@ -2,35 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestGateway, type TestGateway } from "../../authorization/rbac/test-gateway.ts";
 import type { ControllerClient } from "../client.ts";
-import { ClusterRoleAggregationController, labelSelectorOf } from "./clusterrole-aggregation-controller.ts";
+import { ClusterRoleAggregationController } from "./clusterrole-aggregation-controller.ts";
 
 type Json = Record<string, unknown>;
-
-describe("label selectors of aggregation rules", () => {
-  it("match labels and expressions as the API defines them", () => {
-    const s = labelSelectorOf({
-      matchLabels: { a: "1" },
-      matchExpressions: [
-        { key: "b", operator: "In", values: ["x", "y"] },
-        { key: "c", operator: "NotIn", values: ["z"] },
-        { key: "d", operator: "Exists" },
-        { key: "e", operator: "DoesNotExist" },
-      ],
-    });
-    assert.equal(s.matches({ a: "1", b: "y", c: "w", d: "" }), true);
-    assert.equal(s.matches({ a: "1", b: "y", d: "" }), true);
-    assert.equal(s.matches({ a: "2", b: "y", d: "" }), false);
-    assert.equal(s.matches({ a: "1", b: "q", d: "" }), false);
-    assert.equal(s.matches({ a: "1", b: "x", c: "z", d: "" }), false);
-    assert.equal(s.matches({ a: "1", b: "x" }), false);
-    assert.equal(s.matches({ a: "1", b: "x", d: "", e: "" }), false);
-    assert.equal(labelSelectorOf({}).matches({ any: "thing" }), true, "an empty selector selects everything");
-    assert.throws(
-      () => labelSelectorOf({ matchExpressions: [{ key: "a", operator: "Near" }] }),
-      /not a valid/,
-    );
-  });
-});
 
 describe("ClusterRole aggregation controller", () => {
   let gw: TestGateway;

@@ -4,11 +4,7 @@
 // them all; writes are plain updates guarded by resourceVersion.
 import { setTimeout as delay } from "node:timers/promises";
 import type { Naming } from "../../../backends/naming/index.ts";
-import {
-  type LabelRequirement,
-  type LabelSelector,
-  makeLabelSelector,
-} from "../../../backends/selection/index.ts";
+import { type LabelSelector, labelSelectorFromObject } from "../../../backends/selection/index.ts";
 import { type PolicyRule, rulesOf, ruleToJson, sameRule } from "../../authorization/rbac/index.ts";
 import type { ControllerClient } from "../client.ts";
 import { Informer, type InformerObject } from "../informer.ts";
@@ -17,37 +13,6 @@ type Json = Record<string, unknown>;
 
 function record(value: unknown): Json | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
-/** A LabelSelector object as a matcher; throws on an operator the API does not know. */
-export function labelSelectorOf(selector: unknown): LabelSelector {
-  const s = record(selector) ?? {};
-  const requirements: LabelRequirement[] = [];
-  for (const [key, value] of Object.entries(record(s.matchLabels) ?? {})) {
-    requirements.push({ key, op: "=", value: String(value) });
-  }
-  for (const raw of Array.isArray(s.matchExpressions) ? s.matchExpressions : []) {
-    const e = record(raw) ?? {};
-    const key = String(e.key ?? "");
-    const values = new Set(Array.isArray(e.values) ? e.values.map(String) : []);
-    switch (e.operator) {
-      case "In":
-        requirements.push({ key, op: "in", values });
-        break;
-      case "NotIn":
-        requirements.push({ key, op: "notin", values });
-        break;
-      case "Exists":
-        requirements.push({ key, op: "exists" });
-        break;
-      case "DoesNotExist":
-        requirements.push({ key, op: "!exists" });
-        break;
-      default:
-        throw new Error(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
-    }
-  }
-  return makeLabelSelector(requirements);
 }
 
 function labelsOf(object: Json): Record<string, string> {
@@ -61,7 +26,7 @@ export function aggregatedRules(role: Json, all: ReadonlyMap<string, Json>): Pol
   const rules: PolicyRule[] = [];
   const names = [...all.keys()].sort();
   for (const raw of Array.isArray(selectors) ? selectors : []) {
-    const selector = labelSelectorOf(raw);
+    const selector = labelSelectorFromObject(raw);
     for (const other of names) {
       if (other === name) continue;
       const candidate = all.get(other)!;
