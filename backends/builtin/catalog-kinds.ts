@@ -5,6 +5,7 @@
 import type { Catalog } from "../catalog/index.ts";
 import { cloneJson, type JsonObject } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
+import type { FieldError } from "../registry/field-error.ts";
 import type { Strategy } from "../registry/strategy.ts";
 import type { ResourceSchema, ResourceVersion, ScaleSpec, TableColumn } from "../schema/resource-schema.ts";
 import {
@@ -441,8 +442,15 @@ function statusStrategies(generation: boolean): { main: Strategy; status: Strate
   return { main, status };
 }
 
+/** A kind's own rules beyond its schema (backends/builtin/validation). */
+export interface KindRules {
+  validate?(object: JsonObject): FieldError[];
+  validateUpdate?(object: JsonObject, old: JsonObject): FieldError[];
+}
+
 export interface CatalogKindOptions {
   readonly catalog: Catalog;
+  readonly rules?: (typeId: string) => KindRules | undefined;
   readonly defaulter?: (typeId: string) => ((value: unknown) => void) | undefined;
   readonly columns?: (entry: KindEntry) => readonly TableColumn[] | undefined;
 }
@@ -475,6 +483,7 @@ function versions(catalog: Catalog, naming: Naming, entry: KindEntry): ResourceV
 export function catalogKind(naming: Naming, entry: KindEntry, options: CatalogKindOptions): BuiltinKind {
   const typeId = `${entry.pkg}.${entry.kind}`;
   const typed = catalogTypedSchema(options.catalog, typeId, options.defaulter?.(typeId));
+  const rules = options.rules?.(typeId);
   const plain: Strategy = { tracksGeneration: entry.generation ?? false };
   const { main, status } = entry.status
     ? statusStrategies(entry.generation ?? false)
@@ -498,7 +507,13 @@ export function catalogKind(naming: Naming, entry: KindEntry, options: CatalogKi
       ...(entry.convert ? { convert: entry.convert(naming) } : {}),
       tableColumns: options.columns?.(entry) ?? [ageColumn()],
     },
-    strategy: { ...main, typed, nameRule: entry.nameRule ?? "dns-subdomain" },
+    strategy: {
+      ...main,
+      typed,
+      nameRule: entry.nameRule ?? "dns-subdomain",
+      ...(rules?.validate ? { validate: rules.validate } : {}),
+      ...(rules?.validateUpdate ? { validateUpdate: rules.validateUpdate } : {}),
+    },
     ...(status ? { subresourceStrategies: { status } } : {}),
   };
 }
@@ -507,7 +522,7 @@ export function catalogKind(naming: Naming, entry: KindEntry, options: CatalogKi
 export function withCatalogSchema(
   kind: BuiltinKind,
   typeId: string,
-  options: Pick<CatalogKindOptions, "catalog" | "defaulter">,
+  options: Pick<CatalogKindOptions, "catalog" | "defaulter" | "rules">,
 ): BuiltinKind {
   // The registry applies the main strategy's schema to subresource writes as well.
   const typed = catalogTypedSchema(options.catalog, typeId, options.defaulter?.(typeId));
@@ -518,6 +533,20 @@ export function withCatalogSchema(
       ...kind.schema,
       versions: kind.schema.versions.map((v) => (v.storage ? { ...v, schema, catalogType: typeId } : v)),
     },
-    strategy: { ...kind.strategy, typed },
+    strategy: withRules({ ...kind.strategy, typed }, options.rules?.(typeId)),
+  };
+}
+
+/** A strategy with a kind's own rules added to the ones it has. */
+function withRules(strategy: Strategy, rules: KindRules | undefined): Strategy {
+  if (!rules) return strategy;
+  const { validate, validateUpdate } = strategy;
+  return {
+    ...strategy,
+    validate: (object) => [...(validate?.(object) ?? []), ...(rules.validate?.(object) ?? [])],
+    validateUpdate: (object, old) => [
+      ...((validateUpdate ?? ((o: JsonObject) => validate?.(o) ?? []))(object, old) ?? []),
+      ...(rules.validateUpdate?.(object, old) ?? rules.validate?.(object) ?? []),
+    ],
   };
 }

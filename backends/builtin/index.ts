@@ -16,6 +16,7 @@ import { rbacKinds } from "./rbac.ts";
 import { secretKind } from "./secret.ts";
 import { ServiceAllocator, type ServiceRanges } from "./service-allocation.ts";
 import { serviceAccountKind } from "./serviceaccount.ts";
+import { kindValidators, prepareServiceForCreate, prepareServiceForUpdate } from "./validation/index.ts";
 
 export { humanDuration, timestampAge } from "./human-duration.ts";
 export type { BuiltinKind } from "./kind.ts";
@@ -32,8 +33,10 @@ export {
 function catalogOptions(naming: Naming): CatalogKindOptions {
   const columns = builtinColumns(naming);
   const catalog = builtinCatalog();
+  const rules = kindValidators(naming);
   return {
     catalog,
+    rules: (typeId) => rules[typeId],
     defaulter: builtinDefaulterFor(catalog, naming),
     columns: (entry) => columns(entry.group, entry.plural),
   };
@@ -47,10 +50,19 @@ export interface BuiltinSettings {
 /** A Service's strategy with cluster IPs and node ports allocated on write. */
 function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefined): BuiltinKind {
   const allocator = new ServiceAllocator(ranges);
+  const { prepareForCreate, prepareForUpdate } = kind.strategy;
   return {
     ...kind,
     strategy: {
       ...kind.strategy,
+      prepareForCreate(object) {
+        prepareForCreate?.(object);
+        prepareServiceForCreate(object);
+      },
+      prepareForUpdate(object, old) {
+        prepareForUpdate?.(object, old);
+        prepareServiceForUpdate(object, old);
+      },
       allocate: async (object, old, others) => allocator.allocate(object, old, await others()),
     },
   };

@@ -113,29 +113,6 @@ describe("Pod", () => {
     assert.equal((after.metadata as JsonObject).ownerReferences, undefined, "owners stay as they were");
   });
 
-  it("binds once: nodeName may be set, not changed; serviceAccountName never changes", async () => {
-    await pods.create("default", pod("b", { serviceAccountName: "builder" }));
-    const set = (spec: JsonObject) => (cur: JsonObject | undefined) => {
-      const next = structuredClone(cur) as JsonObject;
-      next.spec = { ...(next.spec as JsonObject), ...spec };
-      return next;
-    };
-    const { object } = await pods.update("default", "b", set({ nodeName: "n1" }));
-    assert.equal((object.spec as JsonObject).nodeName, "n1");
-    assert.deepEqual(await invalid(pods.update("default", "b", set({ nodeName: "n2" }))), [
-      'spec.nodeName: Invalid value: "n2": field is immutable',
-    ]);
-    assert.deepEqual(await invalid(pods.update("default", "b", set({ nodeName: "" }))), [
-      'spec.nodeName: Invalid value: "": field is immutable',
-    ]);
-    assert.deepEqual(await invalid(pods.update("default", "b", set({ serviceAccountName: "other" }))), [
-      'spec.serviceAccountName: Invalid value: "other": field is immutable',
-    ]);
-    // Unchanged binding fields with another change go through.
-    const { object: same } = await pods.update("default", "b", set({ activeDeadlineSeconds: 5 }));
-    assert.equal((same.spec as JsonObject).activeDeadlineSeconds, 5);
-  });
-
   it("filters lists on spec.nodeName, spec.serviceAccountName and status.phase", async () => {
     await pods.create("sel", pod("on-a", { nodeName: "a", serviceAccountName: "sa1" }));
     await pods.create("sel", pod("on-b", { nodeName: "b" }));

@@ -4,9 +4,8 @@
 
 import { asArray, asObject, asString, cloneJson, type JsonObject, metadataOf } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
-import { type FieldError, field } from "../registry/field-error.ts";
 import type { Strategy } from "../registry/strategy.ts";
-import { FIELD_IMMUTABLE, validateMetadataFinalizerNames } from "../validation/object-meta.ts";
+import { validateMetadataFinalizerNames } from "../validation/object-meta.ts";
 import { ageColumn, timestampAge } from "./human-duration.ts";
 import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
 
@@ -221,21 +220,6 @@ function copyFrom(object: JsonObject, old: JsonObject, key: string): void {
   else object[key] = cloneJson(old[key]);
 }
 
-/** The binding fields: the node once the pod is bound, and the identity it runs as. */
-function immutableSpecErrors(object: JsonObject, old: JsonObject): FieldError[] {
-  const errs: FieldError[] = [];
-  const spec = specOf(object);
-  const oldSpec = specOf(old);
-  const oldNode = asString(oldSpec.nodeName);
-  const node = asString(spec.nodeName);
-  if (oldNode !== "" && node !== oldNode) errs.push(field.invalid("spec.nodeName", node, FIELD_IMMUTABLE));
-  const account = asString(spec.serviceAccountName);
-  if (account !== asString(oldSpec.serviceAccountName)) {
-    errs.push(field.invalid("spec.serviceAccountName", account, FIELD_IMMUTABLE));
-  }
-  return errs;
-}
-
 export function podKind(naming: Naming): BuiltinKind {
   const strategy: Strategy = {
     prepareForCreate(object) {
@@ -246,10 +230,7 @@ export function podKind(naming: Naming): BuiltinKind {
       copyFrom(object, old, "status");
     },
     validate: (object) => validateMetadataFinalizerNames(object.metadata, naming),
-    validateUpdate: (object, old) => [
-      ...validateMetadataFinalizerNames(object.metadata, naming),
-      ...immutableSpecErrors(object, old),
-    ],
+    validateUpdate: (object) => validateMetadataFinalizerNames(object.metadata, naming),
     fieldTypes: POD_TYPES,
     nameRule: "dns-subdomain",
     // No knownFields: every field is accepted until strict field validation of Pods arrives with

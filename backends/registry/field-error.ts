@@ -4,6 +4,7 @@
 export type FieldErrorType =
   | "FieldValueInvalid"
   | "FieldValueRequired"
+  | "FieldValueNotFound"
   | "FieldValueNotSupported"
   | "FieldValueForbidden"
   | "FieldValueDuplicate"
@@ -22,6 +23,7 @@ export interface FieldError {
 const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueInvalid: "Invalid value",
   FieldValueRequired: "Required value",
+  FieldValueNotFound: "Not found",
   FieldValueNotSupported: "Unsupported value",
   FieldValueForbidden: "Forbidden",
   FieldValueDuplicate: "Duplicate value",
@@ -32,6 +34,7 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
 
 const SHOWS_VALUE = new Set<FieldErrorType>([
   "FieldValueInvalid",
+  "FieldValueNotFound",
   "FieldValueNotSupported",
   "FieldValueDuplicate",
   "FieldValueTypeInvalid",
@@ -57,6 +60,11 @@ export function formatFieldError(e: FieldError): string {
 }
 
 export const field = {
+  notFound: (path: string, value: unknown): FieldError => ({
+    field: path,
+    type: "FieldValueNotFound",
+    value,
+  }),
   required: (path: string, detail?: string): FieldError => ({
     field: path,
     type: "FieldValueRequired",

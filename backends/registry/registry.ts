@@ -331,8 +331,12 @@ export class Registry {
       const causes = [
         ...validateObjectMetaUpdate(m, om, { requireResourceVersion: false }),
         ...(this.strategy.typed?.validateUpdate(object, old) ?? []),
-        ...(options.subresource ? [] : (strategy.validate?.(object) ?? [])),
-        ...(strategy.validateUpdate?.(object, old) ?? []),
+        // validateUpdate holds every rule of an update; validate is for creates.
+        ...(strategy.validateUpdate
+          ? strategy.validateUpdate(object, old)
+          : options.subresource
+            ? []
+            : (strategy.validate?.(object) ?? [])),
       ];
       if (causes.length > 0) throw this.#invalid(name, causes);
       await this.#allocate(strategy, object, old, name);

@@ -27,7 +27,9 @@ export interface Strategy {
   prepareForCreate?(object: JsonObject): void;
   /** Carry over or reset fields on update (e.g. keep status on the main resource). */
   prepareForUpdate?(object: JsonObject, old: JsonObject): void;
+  /** Rules on create (and on updates when there is no `validateUpdate`). */
   validate?(object: JsonObject): FieldError[];
+  /** Every rule of an update, those shared with create included. */
   validateUpdate?(object: JsonObject, old: JsonObject): FieldError[];
   /**
    * Work that needs the kind's other objects, after validation (a Service's cluster IP and node
