@@ -250,6 +250,37 @@ for (const bin of versions) {
       assert.deepEqual(again.spec, { ...v1.spec, minReplicas: 1 });
     });
 
+    it("serves core Events in the events group under its field names", async () => {
+      const event = {
+        apiVersion: "events.k8s.io/v1",
+        kind: "Event",
+        metadata: { name: "scaled", namespace: ns },
+        eventTime: "2026-11-22T09:00:00.000000Z",
+        reportingController: "example.com/autoscaler",
+        reportingInstance: "autoscaler-1",
+        action: "Scale",
+        reason: "Scaled",
+        type: "Normal",
+        note: "scaled up to 3",
+        regarding: { apiVersion: "apps/v1", kind: "Deployment", name: "web", namespace: ns },
+      };
+      await ok(["create", "-f", "-"], JSON.stringify(event));
+      const core = JSON.parse((await ok(["get", "events.v1.", "scaled", "-n", ns, "-o", "json"])).stdout);
+      assert.equal(core.apiVersion, "v1");
+      assert.equal(core.message, "scaled up to 3");
+      assert.equal(core.reportingComponent, "example.com/autoscaler");
+      assert.deepEqual(core.involvedObject, event.regarding);
+      const back = JSON.parse(
+        (await ok(["get", "events.v1.events.k8s.io", "scaled", "-n", ns, "-o", "json"])).stdout,
+      );
+      assert.equal(back.note, "scaled up to 3");
+      assert.deepEqual(back.regarding, event.regarding);
+      assert.match(
+        (await ok(["get", "events", "-n", ns])).stdout,
+        /scaled\s+\S+\s+Normal\s+Scaled\s+deployment\/web\s+scaled up to 3/,
+      );
+    });
+
     it("warns on deprecated versions and renames flow control's shares", async () => {
       const group = "flowcontrol.apiserver.k8s.io";
       const plc = {

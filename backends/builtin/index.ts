@@ -1,11 +1,12 @@
 // The built-in kinds the gateway serves itself, spelled with the naming preset's domain, each with
 // its schema from the built-in catalog.
-import { builtinCatalog } from "../catalog/index.ts";
+import { builtinCatalog, type Catalog } from "../catalog/index.ts";
 import { crdStrategy } from "../crd/index.ts";
 import type { Naming } from "../naming/naming.ts";
 import { CATALOG_KINDS, type CatalogKindOptions, catalogKind, withCatalogSchema } from "./catalog-kinds.ts";
 import { builtinColumns } from "./columns/index.ts";
 import { configMapKind } from "./configmap.ts";
+import { eventsConversion } from "./conversion/index.ts";
 import { builtinDefaulterFor } from "./defaults/index.ts";
 import { eventKind } from "./event.ts";
 import type { BuiltinKind } from "./kind.ts";
@@ -16,6 +17,7 @@ import { rbacKinds } from "./rbac.ts";
 import { secretKind } from "./secret.ts";
 import { ServiceAllocator, type ServiceRanges } from "./service-allocation.ts";
 import { serviceAccountKind } from "./serviceaccount.ts";
+import { kindSchema } from "./typed.ts";
 import { kindValidators, prepareServiceForCreate, prepareServiceForUpdate } from "./validation/index.ts";
 
 export { humanDuration, timestampAge } from "./human-duration.ts";
@@ -78,6 +80,28 @@ function withCrdLifecycle(kind: BuiltinKind, naming: Naming): BuiltinKind {
   };
 }
 
+/**
+ * events.<domain>/v1 Event: the core Events seen through the events group's field names (the
+ * same stored objects, rules and columns; converted on the way in and out).
+ */
+function eventsGroupKind(naming: Naming, core: BuiltinKind, catalog: Catalog): BuiltinKind {
+  const catalogType = "events/v1.Event";
+  return {
+    ...core,
+    schema: {
+      ...core.schema,
+      group: naming.group("events"),
+      storedAs: { group: core.schema.group, plural: core.schema.plural },
+      versions: [
+        { name: "v1", served: true, storage: false, schema: kindSchema(catalog, catalogType), catalogType },
+        // The stored form is core/v1's; it is never served under this group.
+        { name: "core", served: false, storage: true },
+      ],
+      convert: eventsConversion(naming),
+    },
+  };
+}
+
 /** Every built-in stored kind but RBAC's (see `builtinRbacKinds`). */
 export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): BuiltinKind[] {
   const options = catalogOptions(naming);
@@ -90,8 +114,11 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
     [podKind(naming), "core/v1.Pod"],
     [nodeKind(naming), "core/v1.Node"],
   ];
+  const typedOwn = own.map(([kind, typeId]) => withCatalogSchema(kind, typeId, options));
+  const coreEvents = typedOwn.find((k) => k.schema.group === "" && k.schema.plural === "events");
   return [
-    ...own.map(([kind, typeId]) => withCatalogSchema(kind, typeId, options)),
+    ...typedOwn,
+    ...(coreEvents ? [eventsGroupKind(naming, coreEvents, options.catalog)] : []),
     ...CATALOG_KINDS.map((entry) => {
       const kind = catalogKind(naming, entry, options);
       if (entry.group === "" && entry.plural === "services") {

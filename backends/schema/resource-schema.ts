@@ -64,6 +64,11 @@ export interface ResourceSchema {
   readonly allowCreateOnUpdate: boolean;
   /** Field-selector names beyond metadata.name and metadata.namespace, with their values. */
   readonly selectableFields?: (object: Record<string, unknown>) => Record<string, string>;
+  /**
+   * Where the objects are stored when another resource holds them (events.<domain> Events are
+   * core Events): that resource's group and plural name the key prefix.
+   */
+  readonly storedAs?: { readonly group: string; readonly plural: string };
   /** Present when the `scale` subresource is served. */
   readonly scale?: ScaleSpec;
   /** Extra table columns after Name (Created At is added when absent). */
@@ -81,24 +86,20 @@ export function storageVersion(schema: ResourceSchema): ResourceVersion {
   return v;
 }
 
+type KeyNames = Pick<ResourceSchema, "group" | "plural" | "storedAs">;
+
 /** The storage key prefix of a resource: `/<group or core>/<plural>/`. */
-export function resourcePrefix(schema: Pick<ResourceSchema, "group" | "plural">): string {
-  return `/${schema.group === "" ? "core" : schema.group}/${schema.plural}/`;
+export function resourcePrefix(schema: KeyNames): string {
+  const { group, plural } = schema.storedAs ?? schema;
+  return `/${group === "" ? "core" : group}/${plural}/`;
 }
 
 /** The storage key of one object; cluster-scoped objects use `_` in the namespace position. */
-export function objectKey(
-  schema: Pick<ResourceSchema, "group" | "plural">,
-  namespace: string | undefined,
-  name: string,
-): string {
+export function objectKey(schema: KeyNames, namespace: string | undefined, name: string): string {
   return `${resourcePrefix(schema)}${namespace || "_"}/${name}`;
 }
 
 /** The key prefix of a namespace's objects (or of all objects of a cluster-scoped resource). */
-export function namespacePrefix(
-  schema: Pick<ResourceSchema, "group" | "plural">,
-  namespace: string | undefined,
-): string {
+export function namespacePrefix(schema: KeyNames, namespace: string | undefined): string {
   return `${resourcePrefix(schema)}${namespace ? `${namespace}/` : ""}`;
 }
