@@ -81,6 +81,7 @@ before(async () => {
       containers: [
         {
           name: "c",
+          image: "busybox",
           env: [{ name: "MODE", valueFrom: { configMapKeyRef: { name: "settings", key: "mode" } } }],
           envFrom: [{ secretRef: { name: "env-secret" } }],
         },
@@ -93,7 +94,10 @@ before(async () => {
       imagePullSecrets: [{ name: "registry-key" }],
     },
   });
-  await claims.create("default", { metadata: { name: "data" }, spec: { volumeName: "pv-1" } });
+  await claims.create("default", {
+    metadata: { name: "data" },
+    spec: { volumeName: "pv-1", accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+  });
   authz = nodeAuthorizer({
     naming: n,
     objects,
@@ -231,14 +235,16 @@ describe("Node authorizer", () => {
     });
     const get = () => authz.authorize(attrs(node("c"), "get", "configmaps", { name: "late-cm" }));
     assert.deepEqual(get(), NO_RELATIONSHIP("c"));
-    await pods.update("default", "late", (cur) => ({
-      ...(cur as Record<string, unknown>),
-      spec: {
-        nodeName: "c",
-        containers: [{ name: "c", image: "busybox" }],
-        volumes: [{ name: "v", configMap: { name: "late-cm" } }],
+    // Bound as the scheduler binds it: through the binding subresource.
+    await pods.update(
+      "default",
+      "late",
+      (cur) => {
+        const pod = cur as Record<string, unknown>;
+        return { ...pod, spec: { ...(pod.spec as Record<string, unknown>), nodeName: "c" } };
       },
-    }));
+      { subresource: "binding" },
+    );
     await eventually(get, ALLOW);
     // Two pods share the config map; removing one keeps the access.
     await pods.create("default", {
