@@ -10,19 +10,14 @@ import {
   parseRef,
 } from "../../backends/catalog/index.ts";
 import type { Naming } from "../../backends/naming/index.ts";
+import { API_VERSION_DESCRIPTION, KIND_DESCRIPTION } from "./definitions.ts";
 import type { Definition, GroupVersionKind, SchemaObject } from "./model.ts";
 import { definitionRoot, metaDefinition, preferredDefinitionPrefix } from "./names.ts";
 
 type Writable = Record<string, unknown>;
 
-const API_VERSION_PROPERTY = {
-  description: "The group and version of the schema this object is written in, such as `apps/v1`.",
-  type: "string",
-};
-const KIND_PROPERTY = {
-  description: "The object's type in CamelCase, such as `Deployment`; the endpoint implies it when left out.",
-  type: "string",
-};
+const API_VERSION_PROPERTY = { description: API_VERSION_DESCRIPTION, type: "string" };
+const KIND_PROPERTY = { description: KIND_DESCRIPTION, type: "string" };
 
 /** Upstream's shared value types, published as definitions of their own. */
 function specialDefinitions(naming: Naming): Record<string, { name: string; schema: SchemaObject }> {

@@ -18,9 +18,9 @@ export const META_TYPES = [
 ] as const;
 export type MetaType = (typeof META_TYPES)[number];
 
-const API_VERSION_DESCRIPTION =
+export const API_VERSION_DESCRIPTION =
   "The group and version of the schema this object is written in, such as `apps/v1`.";
-const KIND_DESCRIPTION =
+export const KIND_DESCRIPTION =
   "The object's type in CamelCase, such as `Deployment`; the endpoint implies it when left out.";
 
 const metaDescriptions: Readonly<Record<MetaType, string>> = {
