@@ -170,7 +170,15 @@ export class DecodeChecks {
       }
       case "type": {
         const t = this.#catalog.mustType(ref.id);
-        if (t.spec.jsonAs) return this.#value(parseRef(t.packageId, t.spec.jsonAs));
+        if (t.spec.jsonAs) {
+          // A Go named type (ExtraValue is a []string): Go names the named type in its message.
+          const shape = parseRef(t.packageId, t.spec.jsonAs);
+          const inner = this.#value(shape);
+          if (!inner) return undefined;
+          const named = this.#goName(ref);
+          return (v, ctx) =>
+            shape.kind === "list" && !Array.isArray(v) ? mismatch(v, ctx, named) : inner(v, ctx);
+        }
         const go = this.#goName(ref);
         const struct = this.#struct(ref.id);
         return (v, ctx) => (isObject(v) ? struct(v, ctx) : mismatch(v, ctx, go));

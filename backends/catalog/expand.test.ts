@@ -25,6 +25,7 @@ const APPS = pkg("apps/v1", "test.apps", {
     size: f(4, "quantity", "How big."),
     probe: f(5, "Probe", "A probe."),
     data: f(6, "bytes", "Raw data."),
+    extra: f(7, "{}Extra", "Named lists."),
   }),
   Part: t("One part.", {
     name: f(1, "string", "The part's name.", required),
@@ -35,6 +36,10 @@ const APPS = pkg("apps/v1", "test.apps", {
     periodSeconds: f(2, "int32", "How often."),
   }),
   Handler: t("One way to probe.", { command: f(1, "[]string", "The command.") }, { structType: "atomic" }),
+  Extra: {
+    ...t("A named list of strings.", { items: f(1, "[]string", "The strings.") }),
+    jsonAs: "[]string",
+  },
 });
 
 const catalog = new Catalog([META, APPS]);
@@ -116,6 +121,14 @@ describe("DecodeChecks", () => {
       check({ metadata: { labels: { a: true } } }),
       "json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string",
     );
+  });
+
+  it("names a Go named type rather than its shape", () => {
+    assert.equal(
+      check({ spec: { extra: { a: "x" } } }),
+      "json: cannot unmarshal string into Go struct field WidgetSpec.spec.extra of type v1.Extra",
+    );
+    assert.equal(check({ spec: { extra: { a: ["x"] } } }), undefined);
   });
 
   it("checks inline fields under the embedded struct's name", () => {
