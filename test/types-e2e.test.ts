@@ -5,13 +5,7 @@ import assert from "node:assert/strict";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import {
-  type GatewayProcess,
-  type KubectlRun,
-  kubectlRun,
-  kubectlVersions,
-  startGateway,
-} from "./support/gateway-process.ts";
+import { type GatewayProcess, kubectlRun, kubectlVersions, startGateway } from "./support/gateway-process.ts";
 
 const all = kubectlVersions();
 const versions = all.length > 0 ? [...new Set([all[0] as string, all[all.length - 1] as string])] : [];

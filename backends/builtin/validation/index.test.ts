@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { builtinCatalog } from "../../catalog/index.ts";
 import { naming } from "../../naming/naming.ts";
-import { builtinDefaulterFor } from "../defaults/index.ts";
 import { cronJob, deployment, pod, service, shape } from "./fixtures.test-support.ts";
 import { kindValidators } from "./index.ts";
 

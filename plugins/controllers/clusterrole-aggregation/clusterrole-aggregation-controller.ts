@@ -4,7 +4,7 @@
 // them all; writes are plain updates guarded by resourceVersion.
 import { setTimeout as delay } from "node:timers/promises";
 import type { Naming } from "../../../backends/naming/index.ts";
-import { type LabelSelector, labelSelectorFromObject } from "../../../backends/selection/index.ts";
+import { labelSelectorFromObject } from "../../../backends/selection/index.ts";
 import { type PolicyRule, rulesOf, ruleToJson, sameRule } from "../../authorization/rbac/index.ts";
 import type { ControllerClient } from "../client.ts";
 import { Informer, type InformerObject } from "../informer.ts";
