@@ -1,7 +1,8 @@
 // Cross-checks the built-in catalog against upstream's Protobuf IDL (the shared reference data,
 // read by this test only): every field of every catalog type by JSON name, Protobuf number, type,
 // repeated/map, and the list/patch markers; every reference resolves; `required` never contradicts
-// `+optional`; and no description repeats upstream's comment text. CATALOG_FILES=a.ts,b.ts limits
+// `+optional`; the Go facts (`pointer`, `omitEmpty`) are where Go allows them and agree with
+// `required`; and no description repeats upstream's comment text. CATALOG_FILES=a.ts,b.ts limits
 // the check to some catalog files while they are being written.
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -237,6 +238,30 @@ function checkField(
   }
   if (spec.required && idl.markers.has("optional"))
     problems.push(`${where}: required, but IDL says +optional`);
+  checkGoFacts(type, where, spec, problems);
+}
+
+/**
+ * The Go facts (`pointer`, `omitEmpty`), read from upstream's Go types, which the IDL does not
+ * carry: written only in their non-default form, only where Go can have them, and consistent
+ * with `required` (a required field's JSON tag has no omitempty).
+ */
+function checkGoFacts(type: ResolvedType, where: string, spec: FieldSpec, problems: string[]): void {
+  const ref = parseRef(type.packageId, spec.type);
+  if (spec.pointer !== undefined && spec.pointer !== true)
+    problems.push(`${where}: pointer is written only as true`);
+  if (spec.omitEmpty !== undefined && spec.omitEmpty !== false)
+    problems.push(`${where}: omitEmpty is written only as false`);
+  if (spec.pointer && ref.kind !== "scalar" && ref.kind !== "type")
+    problems.push(`${where}: a Go ${ref.kind} is never a pointer`);
+  if (spec.pointer && ref.kind === "scalar" && ref.scalar === "bytes")
+    problems.push(`${where}: a []byte is nil-able by its type, not a pointer`);
+  if (spec.inline && (spec.pointer || spec.omitEmpty === false))
+    problems.push(`${where}: an inline struct has no pointer or omitempty fact`);
+  if (type.spec.jsonAs !== undefined && spec.omitEmpty !== undefined)
+    problems.push(`${where}: a type with its own JSON form has no omitempty facts`);
+  if (spec.required && spec.omitEmpty !== false)
+    problems.push(`${where}: required, but its JSON tag has omitempty (omitEmpty is not false)`);
 }
 
 /** A description is present and written in our own words. */

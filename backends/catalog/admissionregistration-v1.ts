@@ -15,10 +15,13 @@ const webhook = {
       n,
       "string",
       'The webhook\'s name, unique within its configuration; a fully qualified name such as "policy.example.com" is recommended.',
-      required,
+      { ...required, omitEmpty: false },
     ),
   clientConfig: (n: number) =>
-    f(n, "WebhookClientConfig", "Where and how the API server calls the webhook.", required),
+    f(n, "WebhookClientConfig", "Where and how the API server calls the webhook.", {
+      ...required,
+      omitEmpty: false,
+    }),
   rules: (n: number) =>
     f(
       n,
@@ -30,46 +33,49 @@ const webhook = {
       n,
       "string",
       'What happens when calling the webhook fails: "Fail" rejects the request, "Ignore" lets it through. Defaults to "Fail".',
-      { enum: FAILURE_POLICIES },
+      { enum: FAILURE_POLICIES, pointer: true },
     ),
   matchPolicy: (n: number) =>
     f(
       n,
       "string",
       'How rules match: "Exact" only sends requests made through exactly a listed group and version, while "Equivalent" also sends requests made through another group or version of the same resource, converted to a listed one. Defaults to "Equivalent".',
-      { enum: MATCH_POLICIES },
+      { enum: MATCH_POLICIES, pointer: true },
     ),
   namespaceSelector: (n: number) =>
     f(
       n,
       "meta/v1.LabelSelector",
       "Limits the webhook to objects whose namespace has matching labels (for a Namespace object, its own labels). Other cluster-scoped objects are never skipped. Empty matches everything.",
+      { pointer: true },
     ),
   objectSelector: (n: number) =>
     f(
       n,
       "meta/v1.LabelSelector",
       "Limits the webhook to objects whose own labels match; the old or the new object matching is enough. Since users control their labels, use it only for opt-in webhooks. Empty matches everything.",
+      { pointer: true },
     ),
   sideEffects: (n: number) =>
     f(
       n,
       "string",
       'Whether calling the webhook changes anything outside the request: "None" or "NoneOnDryRun" for new configurations ("Some" and "Unknown" come from older versions). Dry-run requests that match a webhook with side effects are rejected.',
-      { ...required, enum: SIDE_EFFECT_CLASSES },
+      { ...required, enum: SIDE_EFFECT_CLASSES, pointer: true, omitEmpty: false },
     ),
   timeoutSeconds: (n: number) =>
     f(
       n,
       "int32",
       "How long, in seconds, to wait for the webhook before applying the failure policy; 1 to 30, default 10.",
+      { pointer: true },
     ),
   admissionReviewVersions: (n: number) =>
     f(
       n,
       "[]string",
       "The AdmissionReview versions the webhook accepts, most preferred first; the API server sends the first one it supports, and the configuration is invalid when it supports none.",
-      required,
+      { ...required, omitEmpty: false },
     ),
   matchConditions: (n: number) =>
     f(
@@ -89,13 +95,13 @@ export const ADMISSIONREGISTRATION_V1 = pkg(
         1,
         "string",
         "Identifies the condition within its list (merge key and log label): a qualified name, optionally with a DNS subdomain prefix and a slash.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       expression: f(
         2,
         "string",
         "A CEL expression returning a bool. It can read object, oldObject, request (the admission request's attributes) and authorizer (for authorization checks on the requester).",
-        required,
+        { ...required, omitEmpty: false },
       ),
     }),
     MutatingWebhook: t("One mutating admission webhook and which requests it is called for.", {
@@ -113,7 +119,7 @@ export const ADMISSIONREGISTRATION_V1 = pkg(
         10,
         "string",
         'Whether the webhook may run again in one admission pass: "Never" calls it once; "IfNeeded" calls it again (not necessarily only once more) when later admission plugins change the object, so the webhook must be idempotent. Defaults to "Never".',
-        { enum: REINVOCATION_POLICIES },
+        { enum: REINVOCATION_POLICIES, pointer: true },
       ),
       matchConditions: webhook.matchConditions(12),
     }),
@@ -145,7 +151,7 @@ export const ADMISSIONREGISTRATION_V1 = pkg(
         4,
         "string",
         'Which objects the rule covers: "Cluster" for cluster-scoped ones (Namespaces included), "Namespaced" for namespaced ones, "*" for both. Subresources follow their parent. Defaults to "*".',
-        { enum: SCOPES },
+        { enum: SCOPES, pointer: true },
       ),
     }),
     RuleWithOperations: t(
@@ -161,10 +167,12 @@ export const ADMISSIONREGISTRATION_V1 = pkg(
       },
     ),
     ServiceReference: t("A Service in the cluster that serves a webhook.", {
-      namespace: f(1, "string", "Namespace of the Service.", required),
-      name: f(2, "string", "Name of the Service.", required),
-      path: f(3, "string", "URL path sent with every request to the Service, if any."),
-      port: f(4, "int32", "Port of the Service that serves the webhook, 1 to 65535; defaults to 443."),
+      namespace: f(1, "string", "Namespace of the Service.", { ...required, omitEmpty: false }),
+      name: f(2, "string", "Name of the Service.", { ...required, omitEmpty: false }),
+      path: f(3, "string", "URL path sent with every request to the Service, if any.", { pointer: true }),
+      port: f(4, "int32", "Port of the Service that serves the webhook, 1 to 65535; defaults to 443.", {
+        pointer: true,
+      }),
     }),
     ValidatingWebhook: t("One validating admission webhook and which requests it is called for.", {
       name: webhook.name(1),
@@ -196,11 +204,13 @@ export const ADMISSIONREGISTRATION_V1 = pkg(
           3,
           "string",
           "The webhook's https URL (scheme://host:port/path) for webhooks outside the cluster; exactly one of url and service is set. No user info, query or fragment is allowed, and the host should not be a cluster Service or localhost unless every API server can reach it.",
+          { pointer: true },
         ),
         service: f(
           1,
           "ServiceReference",
           "The Service that serves the webhook, for webhooks running in the cluster.",
+          { pointer: true },
         ),
         caBundle: f(
           2,

@@ -15,13 +15,13 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
         1,
         "string",
         'The annotation key, unique within the policy: a qualified name of at most 63 bytes. The event records it as "<policy name>/<key>", and when a webhook writes the same key only the first value is kept.',
-        required,
+        { ...required, omitEmpty: false },
       ),
       valueExpression: f(
         2,
         "string",
         "A CEL expression (at most 5kb) giving the annotation's value as a string; null or an empty string leaves the annotation out, and results over 10kb are cut. When several bindings match, their distinct values are joined with commas.",
-        required,
+        { ...required, omitEmpty: false },
       ),
     }),
     ExpressionWarning: t("A type-checking problem found in one of a policy's expressions.", {
@@ -29,11 +29,13 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
         2,
         "string",
         'Path of the field holding the expression, such as "spec.validations[0].expression".',
+        { omitEmpty: false },
       ),
       warning: f(
         3,
         "string",
         "The type-check result for people to read: each line names the type checked against and the compiler's error.",
+        { omitEmpty: false },
       ),
     }),
     MatchCondition: t("A named CEL condition a request must satisfy before a policy is evaluated.", {
@@ -41,13 +43,13 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
         1,
         "string",
         "Identifies the condition within its list (merge key and log label): a qualified name, optionally with a DNS subdomain prefix and a slash.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       expression: f(
         2,
         "string",
         "A CEL expression returning a bool. It can read object, oldObject, request (the admission request's attributes) and authorizer (for authorization checks on the requester).",
-        required,
+        { ...required, omitEmpty: false },
       ),
     }),
     MatchResources: t(
@@ -57,11 +59,13 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
           1,
           "meta/v1.LabelSelector",
           "Limits the policy to objects whose namespace has matching labels (for a Namespace object, its own labels). Other cluster-scoped objects are never skipped. Empty matches everything.",
+          { pointer: true },
         ),
         objectSelector: f(
           2,
           "meta/v1.LabelSelector",
           "Limits the policy to objects whose own labels match; the old or the new object matching is enough. Since users control their labels, use it only for opt-in policies. Empty matches everything.",
+          { pointer: true },
         ),
         resourceRules: f(
           3,
@@ -79,7 +83,7 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
           7,
           "string",
           'How rules match: "Exact" only covers requests made through exactly a listed group and version, while "Equivalent" also covers requests made through another group or version of the same resource, converted to a listed one. Defaults to "Equivalent".',
-          { enum: MATCH_POLICIES },
+          { enum: MATCH_POLICIES, pointer: true },
         ),
       },
       { structType: "atomic" },
@@ -155,11 +159,13 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
           2,
           "ParamRef",
           "The parameter resource, of the kind the policy's paramKind names. When the policy has a paramKind but the resource is missing, the policy's failurePolicy applies.",
+          { pointer: true },
         ),
         matchResources: f(
           3,
           "MatchResources",
           "Narrows the requests the policy's matchConstraints already select; unset, or without resourceRules, it adds no restriction.",
+          { pointer: true },
         ),
         validationActions: f(
           4,
@@ -174,11 +180,13 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
         1,
         "ParamKind",
         "The kind of resource that parameterizes the policy; without it, expressions get no params variable. A kind that does not exist makes the policy misconfigured, and a binding without paramRef gives null params.",
+        { pointer: true },
       ),
       matchConstraints: f(
         2,
         "MatchResources",
         "Which requests the policy is meant for; a request must match all of it. Policies can never match policy or binding objects, so the cluster can always be repaired through the API.",
+        { pointer: true },
       ),
       validations: f(
         3,
@@ -190,7 +198,7 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
         4,
         "string",
         'How errors are handled (expressions that fail to parse, type-check or run, a missing paramKind or parameter resource): "Fail" treats them as validation failures under the binding\'s validationActions, "Ignore" skips them. False results are not errors. Defaults to "Fail".',
-        { enum: FAILURE_POLICIES },
+        { enum: FAILURE_POLICIES, pointer: true },
       ),
       auditAnnotations: f(
         5,
@@ -211,6 +219,7 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
         2,
         "TypeChecking",
         "Warnings from type-checking the policy's expressions; present once the check has finished.",
+        { pointer: true },
       ),
       conditions: f(
         3,
@@ -224,7 +233,7 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
         1,
         "string",
         "A CEL expression that must evaluate to true for the request to pass. It can read object, oldObject, request, params (when the policy has a paramKind) and authorizer; of an object's metadata only name and generateName are visible. Property names outside [a-zA-Z_.-/][a-zA-Z0-9_.-/]* are hidden, and '__', '.', '-', '/' and CEL keywords are escaped as __underscores__, __dot__, __dash__, __slash__ and __keyword__. Set and map lists compare and concatenate by their list semantics.",
-        { ...required, protoName: "Expression" },
+        { ...required, protoName: "Expression", omitEmpty: false },
       ),
       message: f(
         2,
@@ -235,6 +244,7 @@ export const ADMISSIONREGISTRATION_V1ALPHA1 = pkg(
         3,
         "string",
         'The machine-readable reason (and HTTP status) reported when this is the first failing check: "Unauthorized", "Forbidden", "Invalid" or "RequestEntityTooLarge". Defaults to "Invalid".',
+        { pointer: true },
       ),
       messageExpression: f(
         4,

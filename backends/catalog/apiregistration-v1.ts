@@ -15,8 +15,11 @@ export const APIREGISTRATION_V1 = pkg(
       },
     ),
     APIServiceCondition: t("One aspect of an APIService's current state.", {
-      type: f(1, "string", "Which aspect this is, for example Available.", required),
-      status: f(2, "string", "Whether the condition holds: True, False or Unknown.", required),
+      type: f(1, "string", "Which aspect this is, for example Available.", { ...required, omitEmpty: false }),
+      status: f(2, "string", "Whether the condition holds: True, False or Unknown.", {
+        ...required,
+        omitEmpty: false,
+      }),
       lastTransitionTime: f(3, "time", "When the status last changed value."),
       reason: f(4, "string", "Short CamelCase word giving the cause of the latest change."),
       message: f(5, "string", "Human-readable details about the latest change."),
@@ -26,6 +29,7 @@ export const APIREGISTRATION_V1 = pkg(
         1,
         "ServiceReference",
         "The Service in front of the backend, reached on port 443 unless another is given. When unset, this API server handles the group version itself.",
+        { pointer: true },
       ),
       group: f(2, "string", "API group the backend serves."),
       version: f(3, "string", "API version the backend serves, such as `v1`."),
@@ -44,13 +48,13 @@ export const APIREGISTRATION_V1 = pkg(
         7,
         "int32",
         "Lower bound on the group's priority in discovery; groups sort from the highest priority down, then by name. The group's effective priority is the largest value among its versions.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       versionPriority: f(
         8,
         "int32",
         "Order of this version within its group, highest first, greater than zero; ties fall back to version-string ordering (stable before beta before alpha).",
-        required,
+        { ...required, omitEmpty: false },
       ),
     }),
     APIServiceStatus: t("The observed state of an APIService.", {
@@ -62,7 +66,7 @@ export const APIREGISTRATION_V1 = pkg(
     ServiceReference: t("Points at the in-cluster Service fronting an API backend.", {
       namespace: f(1, "string", "Namespace the Service is in."),
       name: f(2, "string", "Name of the Service."),
-      port: f(3, "int32", "Service port to call, 1 to 65535; 443 when unset."),
+      port: f(3, "int32", "Service port to call, 1 to 65535; 443 when unset.", { pointer: true }),
     }),
   },
 );

@@ -29,7 +29,10 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
     {
       metadata: f(1, "meta/v1.ObjectMeta", OBJECT_META),
       data: f(2, "rawExtension", "The snapshot itself, as an embedded object."),
-      revision: f(3, "int64", "The revision number this snapshot stands for.", required),
+      revision: f(3, "int64", "The revision number this snapshot stands for.", {
+        ...required,
+        omitEmpty: false,
+      }),
     },
   ),
   DaemonSet: t("Runs one copy of a pod on every node, or on every node a selector picks.", {
@@ -38,8 +41,8 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
     status: f(3, "DaemonSetStatus", "What the controller last reported; may lag behind reality."),
   }),
   DaemonSetCondition: t("One observation about a DaemonSet's state at a point in time.", {
-    type: f(1, "string", "Kind of condition."),
-    status: f(2, "string", CONDITION_STATUS),
+    type: f(1, "string", "Kind of condition.", { omitEmpty: false }),
+    status: f(2, "string", CONDITION_STATUS, { omitEmpty: false }),
     lastTransitionTime: f(3, "time", CONDITION_TRANSITION),
     reason: f(4, "string", CONDITION_REASON),
     message: f(5, "string", CONDITION_MESSAGE),
@@ -49,13 +52,13 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       1,
       "meta/v1.LabelSelector",
       `Which pods belong to this DaemonSet. ${SELECTOR_MATCHES_TEMPLATE}`,
-      required,
+      { ...required, pointer: true, omitEmpty: false },
     ),
     template: f(
       2,
       "core/v1.PodTemplateSpec",
       `The pod placed on each eligible node: every node matched by the template's node selector, or every node when it has none. ${TEMPLATE_ALWAYS}`,
-      required,
+      { ...required, omitEmpty: false },
     ),
     updateStrategy: f(
       3,
@@ -63,21 +66,27 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       "How running pods are replaced when the template changes.",
     ),
     minReadySeconds: f(4, "int32", MIN_READY),
-    revisionHistoryLimit: f(6, "int32", HISTORY_LIMIT),
+    revisionHistoryLimit: f(6, "int32", HISTORY_LIMIT, { pointer: true }),
   }),
   DaemonSetStatus: t("What the DaemonSet controller last observed.", {
     currentNumberScheduled: f(
       1,
       "int32",
       "Nodes that should run the daemon pod and run at least one of them.",
+      { omitEmpty: false },
     ),
-    numberMisscheduled: f(2, "int32", "Nodes that run the daemon pod although they should not."),
+    numberMisscheduled: f(2, "int32", "Nodes that run the daemon pod although they should not.", {
+      omitEmpty: false,
+    }),
     desiredNumberScheduled: f(
       3,
       "int32",
       "Nodes that should run the daemon pod, counting those that already do.",
+      { omitEmpty: false },
     ),
-    numberReady: f(4, "int32", "Nodes that should run the daemon pod and have at least one of them ready."),
+    numberReady: f(4, "int32", "Nodes that should run the daemon pod and have at least one of them ready.", {
+      omitEmpty: false,
+    }),
     observedGeneration: f(
       5,
       "int64",
@@ -90,7 +99,7 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       "Nodes that should run the daemon pod and have at least one of them available (ready for minReadySeconds).",
     ),
     numberUnavailable: f(8, "int32", "Nodes that should run the daemon pod but have none of them available."),
-    collisionCount: f(9, "int32", COLLISION_COUNT),
+    collisionCount: f(9, "int32", COLLISION_COUNT, { pointer: true }),
     conditions: f(
       10,
       "[]DaemonSetCondition",
@@ -109,6 +118,7 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       2,
       "RollingUpdateDaemonSet",
       "Settings for a rolling update; only used when type is RollingUpdate.",
+      { pointer: true },
     ),
   }),
   Deployment: t("Keeps a set of identical pods running and rolls out changes to them through ReplicaSets.", {
@@ -117,22 +127,27 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
     status: f(3, "DeploymentStatus", "What the controller last reported."),
   }),
   DeploymentCondition: t("One observation about a Deployment's state at a point in time.", {
-    type: f(1, "string", 'Kind of condition, such as "Available" or "Progressing".'),
-    status: f(2, "string", CONDITION_STATUS),
+    type: f(1, "string", 'Kind of condition, such as "Available" or "Progressing".', { omitEmpty: false }),
+    status: f(2, "string", CONDITION_STATUS, { omitEmpty: false }),
     lastUpdateTime: f(6, "time", "When the condition was last refreshed."),
     lastTransitionTime: f(7, "time", CONDITION_TRANSITION),
     reason: f(4, "string", CONDITION_REASON),
     message: f(5, "string", CONDITION_MESSAGE),
   }),
   DeploymentSpec: t("The desired state of a Deployment.", {
-    replicas: f(1, "int32", "How many pods to run. Defaults to 1; 0 is honoured when set explicitly."),
+    replicas: f(1, "int32", "How many pods to run. Defaults to 1; 0 is honoured when set explicitly.", {
+      pointer: true,
+    }),
     selector: f(
       2,
       "meta/v1.LabelSelector",
       `Which pods, and so which existing ReplicaSets, this Deployment manages. ${SELECTOR_MATCHES_TEMPLATE}`,
-      required,
+      { ...required, pointer: true, omitEmpty: false },
     ),
-    template: f(3, "core/v1.PodTemplateSpec", `The pods to create. ${TEMPLATE_ALWAYS}`, required),
+    template: f(3, "core/v1.PodTemplateSpec", `The pods to create. ${TEMPLATE_ALWAYS}`, {
+      ...required,
+      omitEmpty: false,
+    }),
     strategy: f(4, "DeploymentStrategy", "How old pods are replaced by new ones.", {
       patchStrategy: "retainKeys",
     }),
@@ -141,12 +156,14 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       6,
       "int32",
       "How many old ReplicaSets to keep for rollback. Unset means the default of 10; 0 keeps none.",
+      { pointer: true },
     ),
     paused: f(7, "bool", "While true, changes to the template are not rolled out."),
     progressDeadlineSeconds: f(
       9,
       "int32",
       "Seconds a rollout may go without progress before it is reported as failed (reason ProgressDeadlineExceeded). Not counted while paused. Defaults to 600.",
+      { pointer: true },
     ),
   }),
   DeploymentStatus: t("What the Deployment controller last observed.", {
@@ -174,7 +191,7 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       "The latest observations of the Deployment's state.",
       mergeBy("type"),
     ),
-    collisionCount: f(8, "int32", COLLISION_COUNT),
+    collisionCount: f(8, "int32", COLLISION_COUNT, { pointer: true }),
   }),
   DeploymentStrategy: t("How a Deployment swaps old pods for new ones.", {
     type: f(
@@ -187,6 +204,7 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       2,
       "RollingUpdateDeployment",
       "Settings for a rolling update; only used when type is RollingUpdate.",
+      { pointer: true },
     ),
   }),
   ReplicaSet: t("Keeps a given number of identical pods running.", {
@@ -199,25 +217,27 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
     status: f(3, "ReplicaSetStatus", "What the controller last reported; may lag behind reality."),
   }),
   ReplicaSetCondition: t("One observation about a ReplicaSet's state at a point in time.", {
-    type: f(1, "string", "Kind of condition."),
-    status: f(2, "string", CONDITION_STATUS),
+    type: f(1, "string", "Kind of condition.", { omitEmpty: false }),
+    status: f(2, "string", CONDITION_STATUS, { omitEmpty: false }),
     lastTransitionTime: f(3, "time", CONDITION_TRANSITION),
     reason: f(4, "string", CONDITION_REASON),
     message: f(5, "string", CONDITION_MESSAGE),
   }),
   ReplicaSetSpec: t("The desired state of a ReplicaSet.", {
-    replicas: f(1, "int32", "How many pods to run. Defaults to 1; 0 is honoured when set explicitly."),
+    replicas: f(1, "int32", "How many pods to run. Defaults to 1; 0 is honoured when set explicitly.", {
+      pointer: true,
+    }),
     minReadySeconds: f(4, "int32", MIN_READY),
     selector: f(
       2,
       "meta/v1.LabelSelector",
       `Which pods count towards the replica count. ${SELECTOR_MATCHES_TEMPLATE}`,
-      required,
+      { ...required, pointer: true, omitEmpty: false },
     ),
     template: f(3, "core/v1.PodTemplateSpec", "The pod created whenever there are too few."),
   }),
   ReplicaSetStatus: t("What the ReplicaSet controller last observed.", {
-    replicas: f(1, "int32", "How many pods the controller last counted."),
+    replicas: f(1, "int32", "How many pods the controller last counted.", { omitEmpty: false }),
     fullyLabeledReplicas: f(2, "int32", "Pods that carry all of the pod template's labels."),
     readyReplicas: f(4, "int32", "Pods of this ReplicaSet that are ready."),
     availableReplicas: f(5, "int32", "Pods of this ReplicaSet ready for at least minReadySeconds."),
@@ -238,11 +258,13 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       1,
       "intOrString",
       'How many daemon pods may be down for the update at once, as a number or a percentage of the nodes that should run one ("10%", rounded up). Defaults to 1; cannot be 0 when maxSurge is 0.',
+      { pointer: true },
     ),
     maxSurge: f(
       2,
       "intOrString",
       'How many nodes may run a new daemon pod alongside the old one before the old one is removed, as a number or a percentage ("10%", rounded up, at least 1). Defaults to 0; cannot be 0 when maxUnavailable is 0.',
+      { pointer: true },
     ),
   }),
   RollingUpdateDeployment: t("Limits that pace a Deployment's rolling update.", {
@@ -250,11 +272,13 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       1,
       "intOrString",
       'How many pods below the desired count the rollout may go, as a number or a percentage ("10%", rounded down). Defaults to 25%; cannot be 0 when maxSurge is 0.',
+      { pointer: true },
     ),
     maxSurge: f(
       2,
       "intOrString",
       'How many pods above the desired count the rollout may create, as a number or a percentage ("10%", rounded up). Defaults to 25%; cannot be 0 when maxUnavailable is 0.',
+      { pointer: true },
     ),
   }),
   RollingUpdateStatefulSetStrategy: t("Settings for a StatefulSet's rolling update.", {
@@ -262,11 +286,13 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       1,
       "int32",
       "Only pods whose ordinal is at least this value are updated; lower ordinals keep the old revision, which allows canary rollouts. Defaults to 0.",
+      { pointer: true },
     ),
     maxUnavailable: f(
       2,
       "intOrString",
       'How many pods may be down for the update at once, as a number or a percentage ("10%", rounded up); cannot be 0. Defaults to 1. Only honoured when the MaxUnavailableStatefulSet feature is on.',
+      { pointer: true },
     ),
   }),
   StatefulSet: t(
@@ -278,8 +304,8 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
     },
   ),
   StatefulSetCondition: t("One observation about a StatefulSet's state at a point in time.", {
-    type: f(1, "string", "Kind of condition."),
-    status: f(2, "string", CONDITION_STATUS),
+    type: f(1, "string", "Kind of condition.", { omitEmpty: false }),
+    status: f(2, "string", CONDITION_STATUS, { omitEmpty: false }),
     lastTransitionTime: f(3, "time", CONDITION_TRANSITION),
     reason: f(4, "string", CONDITION_REASON),
     message: f(5, "string", CONDITION_MESSAGE),
@@ -289,6 +315,7 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       1,
       "int32",
       "The ordinal of the first pod; pods are numbered from start to start + replicas - 1. Defaults to 0.",
+      { omitEmpty: false },
     ),
   }),
   StatefulSetPersistentVolumeClaimRetentionPolicy: t(
@@ -307,18 +334,18 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
     },
   ),
   StatefulSetSpec: t("The desired state of a StatefulSet.", {
-    replicas: f(1, "int32", "How many pods to run. Defaults to 1."),
+    replicas: f(1, "int32", "How many pods to run. Defaults to 1.", { pointer: true }),
     selector: f(
       2,
       "meta/v1.LabelSelector",
       `Which pods count towards the replica count. ${SELECTOR_MATCHES_TEMPLATE}`,
-      required,
+      { ...required, pointer: true, omitEmpty: false },
     ),
     template: f(
       3,
       "core/v1.PodTemplateSpec",
       `The pod created for each ordinal; pod N of StatefulSet "web" is named "web-N". ${TEMPLATE_ALWAYS}`,
-      required,
+      { ...required, omitEmpty: false },
     ),
     volumeClaimTemplates: f(
       4,
@@ -329,7 +356,7 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       5,
       "string",
       "The headless service that gives the pods their network identity; it must exist before the StatefulSet.",
-      required,
+      { ...required, omitEmpty: false },
     ),
     podManagementPolicy: f(
       6,
@@ -338,17 +365,19 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       { enum: POD_MANAGEMENT_POLICIES },
     ),
     updateStrategy: f(7, "StatefulSetUpdateStrategy", "How pods are replaced when the template changes."),
-    revisionHistoryLimit: f(8, "int32", HISTORY_LIMIT),
+    revisionHistoryLimit: f(8, "int32", HISTORY_LIMIT, { pointer: true }),
     minReadySeconds: f(9, "int32", MIN_READY),
     persistentVolumeClaimRetentionPolicy: f(
       10,
       "StatefulSetPersistentVolumeClaimRetentionPolicy",
       "Whether claims from volumeClaimTemplates are deleted along with the StatefulSet or its scaled-down pods. By default they are kept. Needs the StatefulSetAutoDeletePVC feature.",
+      { pointer: true },
     ),
     ordinals: f(
       11,
       "StatefulSetOrdinals",
       "How pods are numbered; by default from 0. Needs the StatefulSetStartOrdinal feature.",
+      { pointer: true },
     ),
   }),
   StatefulSetStatus: t("What the StatefulSet controller last observed.", {
@@ -357,7 +386,7 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       "int64",
       "The most recent generation of the StatefulSet the controller has acted on.",
     ),
-    replicas: f(2, "int32", "Pods the controller has created."),
+    replicas: f(2, "int32", "Pods the controller has created.", { omitEmpty: false }),
     readyReplicas: f(3, "int32", "Pods of this StatefulSet that are ready."),
     currentReplicas: f(4, "int32", "Pods made from the revision named in currentRevision."),
     updatedReplicas: f(5, "int32", "Pods made from the revision named in updateRevision."),
@@ -367,14 +396,16 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       "string",
       "The revision used for the last updatedReplicas pods (ordinals from replicas - updatedReplicas up).",
     ),
-    collisionCount: f(9, "int32", COLLISION_COUNT),
+    collisionCount: f(9, "int32", COLLISION_COUNT, { pointer: true }),
     conditions: f(
       10,
       "[]StatefulSetCondition",
       "The latest observations of the StatefulSet's state.",
       mergeBy("type"),
     ),
-    availableReplicas: f(11, "int32", "Pods of this StatefulSet ready for at least minReadySeconds."),
+    availableReplicas: f(11, "int32", "Pods of this StatefulSet ready for at least minReadySeconds.", {
+      omitEmpty: false,
+    }),
   }),
   StatefulSetUpdateStrategy: t("How a StatefulSet replaces its pods after a change.", {
     type: f(
@@ -387,6 +418,7 @@ export const APPS_V1 = pkg("apps/v1", "k8s.io.api.apps.v1", {
       2,
       "RollingUpdateStatefulSetStrategy",
       "Settings for a rolling update; only used when type is RollingUpdate.",
+      { pointer: true },
     ),
   }),
 });

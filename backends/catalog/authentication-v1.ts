@@ -32,7 +32,10 @@ export const AUTHENTICATION_V1 = pkg("authentication/v1", "k8s.io.api.authentica
   }),
   TokenRequest: t("Asks the server to issue a token for a service account.", {
     metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata."),
-    spec: f(2, "TokenRequestSpec", "Audiences, lifetime and binding of the wanted token.", required),
+    spec: f(2, "TokenRequestSpec", "Audiences, lifetime and binding of the wanted token.", {
+      ...required,
+      omitEmpty: false,
+    }),
     status: f(3, "TokenRequestStatus", "Filled in by the server with the issued token."),
   }),
   TokenRequestSpec: t("What the caller wants from a requested token.", {
@@ -40,28 +43,33 @@ export const AUTHENTICATION_V1 = pkg("authentication/v1", "k8s.io.api.authentica
       1,
       "[]string",
       "Who the token is meant for; a recipient should accept the token only if it is named here. Several audiences must trust one another.",
-      required,
+      { ...required, omitEmpty: false },
     ),
     expirationSeconds: f(
       4,
       "int64",
       "Requested lifetime in seconds; the issuer may pick a different one, so read the expiration in the status.",
+      { pointer: true, omitEmpty: false },
     ),
     boundObjectRef: f(
       3,
       "BoundObjectReference",
       "Object the token is tied to; only this server's TokenReview enforces the tie, so keep lifetimes short if that matters.",
+      { pointer: true, omitEmpty: false },
     ),
   }),
   TokenRequestStatus: t("The token issued for a TokenRequest.", {
-    token: f(1, "string", "The opaque bearer token."),
-    expirationTimestamp: f(2, "time", "When the token stops being valid."),
+    token: f(1, "string", "The opaque bearer token.", { omitEmpty: false }),
+    expirationTimestamp: f(2, "time", "When the token stops being valid.", { omitEmpty: false }),
   }),
   TokenReview: t(
     "Asks the server to authenticate a bearer token and say which user it belongs to. Webhook authenticators may cache answers.",
     {
       metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata."),
-      spec: f(2, "TokenReviewSpec", "The token to check and the audiences it should be valid for.", required),
+      spec: f(2, "TokenReviewSpec", "The token to check and the audiences it should be valid for.", {
+        ...required,
+        omitEmpty: false,
+      }),
       status: f(3, "TokenReviewStatus", "Filled in by the server with the outcome."),
     },
   ),

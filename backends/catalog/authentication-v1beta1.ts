@@ -22,7 +22,10 @@ export const AUTHENTICATION_V1BETA1 = pkg("authentication/v1beta1", "k8s.io.api.
     "Asks the server to authenticate a bearer token and say which user it belongs to. Webhook authenticators may cache answers.",
     {
       metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata."),
-      spec: f(2, "TokenReviewSpec", "The token to check and the audiences it should be valid for.", required),
+      spec: f(2, "TokenReviewSpec", "The token to check and the audiences it should be valid for.", {
+        ...required,
+        omitEmpty: false,
+      }),
       status: f(3, "TokenReviewStatus", "Filled in by the server with the outcome."),
     },
   ),

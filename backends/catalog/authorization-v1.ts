@@ -17,7 +17,7 @@ export const AUTHORIZATION_V1 = pkg("authorization/v1", "k8s.io.api.authorizatio
         2,
         "SubjectAccessReviewSpec",
         "The action and user to check; its namespace must equal the request's namespace and is filled in when empty.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       status: f(3, "SubjectAccessReviewStatus", "Filled in by the server with the decision."),
     },
@@ -30,7 +30,10 @@ export const AUTHORIZATION_V1 = pkg("authorization/v1", "k8s.io.api.authorizatio
     },
   ),
   NonResourceRule: t("Actions the subject may perform on URL paths that are not resources.", {
-    verbs: f(1, "[]string", "Allowed HTTP verbs in lowercase, such as get or post; `*` means all.", required),
+    verbs: f(1, "[]string", "Allowed HTTP verbs in lowercase, such as get or post; `*` means all.", {
+      ...required,
+      omitEmpty: false,
+    }),
     nonResourceURLs: f(
       2,
       "[]string",
@@ -57,7 +60,10 @@ export const AUTHORIZATION_V1 = pkg("authorization/v1", "k8s.io.api.authorizatio
   ResourceRule: t(
     "Actions the subject may perform on resources. Lists of these may come unordered, repeated or incomplete.",
     {
-      verbs: f(1, "[]string", "Allowed API verbs, such as get, list or delete; `*` means all.", required),
+      verbs: f(1, "[]string", "Allowed API verbs, such as get, list or delete; `*` means all.", {
+        ...required,
+        omitEmpty: false,
+      }),
       apiGroups: f(2, "[]string", "API groups of the resources; `*` means all groups."),
       resources: f(
         3,
@@ -75,23 +81,24 @@ export const AUTHORIZATION_V1 = pkg("authorization/v1", "k8s.io.api.authorizatio
     "Asks whether the caller may perform an action; anyone may ask this about themselves. An empty namespace means all namespaces.",
     {
       metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata."),
-      spec: f(
-        2,
-        "SelfSubjectAccessReviewSpec",
-        "The action to check; no user or groups are given.",
-        required,
-      ),
+      spec: f(2, "SelfSubjectAccessReviewSpec", "The action to check; no user or groups are given.", {
+        ...required,
+        omitEmpty: false,
+      }),
       status: f(3, "SubjectAccessReviewStatus", "Filled in by the server with the decision."),
     },
   ),
   SelfSubjectAccessReviewSpec: t(
     "The action the caller wants checked; set exactly one of the resource and non-resource attributes.",
     {
-      resourceAttributes: f(1, "ResourceAttributes", "The action, when it targets an API resource."),
+      resourceAttributes: f(1, "ResourceAttributes", "The action, when it targets an API resource.", {
+        pointer: true,
+      }),
       nonResourceAttributes: f(
         2,
         "NonResourceAttributes",
         "The action, when it targets a non-resource URL path.",
+        { pointer: true },
       ),
     },
   ),
@@ -99,7 +106,10 @@ export const AUTHORIZATION_V1 = pkg("authorization/v1", "k8s.io.api.authorizatio
     "Lists what the caller may do in a namespace. The answer can be incomplete depending on the authorizers, so use it to adapt user interfaces, not to make access decisions.",
     {
       metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata."),
-      spec: f(2, "SelfSubjectRulesReviewSpec", "Which namespace to list the rules for.", required),
+      spec: f(2, "SelfSubjectRulesReviewSpec", "Which namespace to list the rules for.", {
+        ...required,
+        omitEmpty: false,
+      }),
       status: f(3, "SubjectRulesReviewStatus", "Filled in by the server with the rules that apply."),
     },
   ),
@@ -108,17 +118,23 @@ export const AUTHORIZATION_V1 = pkg("authorization/v1", "k8s.io.api.authorizatio
   }),
   SubjectAccessReview: t("Asks whether a given user or group may perform an action.", {
     metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata."),
-    spec: f(2, "SubjectAccessReviewSpec", "The action to check and the user to check it for.", required),
+    spec: f(2, "SubjectAccessReviewSpec", "The action to check and the user to check it for.", {
+      ...required,
+      omitEmpty: false,
+    }),
     status: f(3, "SubjectAccessReviewStatus", "Filled in by the server with the decision."),
   }),
   SubjectAccessReviewSpec: t(
     "The action and user of an access check; set exactly one of the resource and non-resource attributes.",
     {
-      resourceAttributes: f(1, "ResourceAttributes", "The action, when it targets an API resource."),
+      resourceAttributes: f(1, "ResourceAttributes", "The action, when it targets an API resource.", {
+        pointer: true,
+      }),
       nonResourceAttributes: f(
         2,
         "NonResourceAttributes",
         "The action, when it targets a non-resource URL path.",
+        { pointer: true },
       ),
       user: f(3, "string", "User name to check; with no groups given, the user is treated as being in none."),
       groups: f(4, "[]string", "Groups to check the action for."),
@@ -131,7 +147,7 @@ export const AUTHORIZATION_V1 = pkg("authorization/v1", "k8s.io.api.authorizatio
     },
   ),
   SubjectAccessReviewStatus: t("The authorizer's decision on an access check.", {
-    allowed: f(1, "bool", "True when the action is permitted."),
+    allowed: f(1, "bool", "True when the action is permitted.", { omitEmpty: false }),
     denied: f(
       4,
       "bool",
@@ -151,16 +167,19 @@ export const AUTHORIZATION_V1 = pkg("authorization/v1", "k8s.io.api.authorizatio
         1,
         "[]ResourceRule",
         "What the subject may do on resources; unordered and possibly incomplete.",
+        { omitEmpty: false },
       ),
       nonResourceRules: f(
         2,
         "[]NonResourceRule",
         "What the subject may do on non-resource paths; unordered and possibly incomplete.",
+        { omitEmpty: false },
       ),
       incomplete: f(
         3,
         "bool",
         "True when the lists may miss rules, typically because an authorizer cannot enumerate its rules.",
+        { omitEmpty: false },
       ),
       evaluationError: f(
         4,

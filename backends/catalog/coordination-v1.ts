@@ -7,14 +7,15 @@ export const COORDINATION_V1 = pkg("coordination/v1", "k8s.io.api.coordination.v
     spec: f(2, "LeaseSpec", "Who holds the lease and for how long."),
   }),
   LeaseSpec: t("The holder of a lease and its timing.", {
-    holderIdentity: f(1, "string", "Identity of the current holder."),
+    holderIdentity: f(1, "string", "Identity of the current holder.", { pointer: true }),
     leaseDurationSeconds: f(
       2,
       "int32",
       "How long, in seconds after the last renewal, other candidates wait before they may take the lease over.",
+      { pointer: true },
     ),
-    acquireTime: f(3, "microTime", "When the current holder acquired the lease."),
-    renewTime: f(4, "microTime", "When the current holder last renewed the lease."),
-    leaseTransitions: f(5, "int32", "How many times the lease has changed holders."),
+    acquireTime: f(3, "microTime", "When the current holder acquired the lease.", { pointer: true }),
+    renewTime: f(4, "microTime", "When the current holder last renewed the lease.", { pointer: true }),
+    leaseTransitions: f(5, "int32", "How many times the lease has changed holders.", { pointer: true }),
   }),
 });

@@ -66,8 +66,8 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     ),
   }),
   NamespaceCondition: t("One aspect of a namespace's state and whether it holds.", {
-    type: f(1, "string", "Kind of condition reported by the namespace controller."),
-    status: f(2, "string", CONDITION_STATUS),
+    type: f(1, "string", "Kind of condition reported by the namespace controller.", { omitEmpty: false }),
+    status: f(2, "string", CONDITION_STATUS, { omitEmpty: false }),
     lastTransitionTime: f(4, "time", CONDITION_SINCE),
     reason: f(5, "string", CONDITION_REASON),
     message: f(6, "string", CONDITION_MESSAGE),
@@ -152,7 +152,9 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       "bool",
       "Treat every endpoint as ready when publishing the service's endpoints, e.g. so that a headless service announces DNS records for pods that are still starting.",
     ),
-    sessionAffinityConfig: f(14, "SessionAffinityConfig", "Settings for session affinity."),
+    sessionAffinityConfig: f(14, "SessionAffinityConfig", "Settings for session affinity.", {
+      pointer: true,
+    }),
     ipFamilies: f(
       19,
       "[]string",
@@ -163,23 +165,25 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       17,
       "string",
       'How many IP families the service wants: "SingleStack" (the default), "PreferDualStack" (two where the cluster offers them) or "RequireDualStack" (two, or fail).',
-      { enum: IP_FAMILY_POLICIES },
+      { enum: IP_FAMILY_POLICIES, pointer: true },
     ),
     allocateLoadBalancerNodePorts: f(
       20,
       "bool",
       'Whether node ports are allocated automatically for a "LoadBalancer" service; defaults to true. Ports requested explicitly are honoured either way.',
+      { pointer: true },
     ),
     loadBalancerClass: f(
       21,
       "string",
       'Which load balancer implementation handles a "LoadBalancer" service, as a label-style name; when unset the default implementation does. Cannot be changed once set.',
+      { pointer: true },
     ),
     internalTrafficPolicy: f(
       22,
       "string",
       'How nodes route traffic sent to the cluster IP: "Cluster" (the default) uses all endpoints; "Local" only endpoints on the client\'s node, dropping traffic when there are none.',
-      { enum: TRAFFIC_POLICIES },
+      { enum: TRAFFIC_POLICIES, pointer: true },
     ),
   }),
   ServiceStatus: t("The observed state of a service.", {
@@ -198,8 +202,8 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       "Name of the port, a DNS label unique within the service and matched against endpoint port names. May be left out when the service has one port.",
     ),
     protocol: f(2, "string", PORT_PROTOCOL, { enum: PROTOCOLS }),
-    appProtocol: f(6, "string", APP_PROTOCOL),
-    port: f(3, "int32", "Port number the service listens on.", required),
+    appProtocol: f(6, "string", APP_PROTOCOL, { pointer: true }),
+    port: f(3, "int32", "Port number the service listens on.", { ...required, omitEmpty: false }),
     targetPort: f(
       4,
       "intOrString",
@@ -212,13 +216,14 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     ),
   }),
   SessionAffinityConfig: t("Settings for keeping a client's requests on one backend.", {
-    clientIP: f(1, "ClientIPConfig", "Settings for affinity by client IP address."),
+    clientIP: f(1, "ClientIPConfig", "Settings for affinity by client IP address.", { pointer: true }),
   }),
   ClientIPConfig: t("Settings for session affinity by client IP address.", {
     timeoutSeconds: f(
       1,
       "int32",
       "How long, in seconds, a client stays bound to its backend; more than 0 and at most 86400. Defaults to 10800 (three hours).",
+      { pointer: true },
     ),
   }),
   LoadBalancerStatus: t("The state of an external load balancer.", {
@@ -239,12 +244,16 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     ),
   }),
   PortStatus: t("The state of one service port on a load balancer.", {
-    port: f(1, "int32", "The service port this entry describes."),
-    protocol: f(2, "string", 'Protocol of that service port: "TCP", "UDP" or "SCTP".', { enum: PROTOCOLS }),
+    port: f(1, "int32", "The service port this entry describes.", { omitEmpty: false }),
+    protocol: f(2, "string", 'Protocol of that service port: "TCP", "UDP" or "SCTP".', {
+      enum: PROTOCOLS,
+      omitEmpty: false,
+    }),
     error: f(
       3,
       "string",
       "What went wrong with the port, as a CamelCase word; provider-specific errors carry a domain prefix.",
+      { pointer: true },
     ),
   }),
 
@@ -276,11 +285,15 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "string",
         "IP address of the endpoint; loopback, link-local and link-local multicast addresses are not allowed.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       hostname: f(3, "string", "Host name of the endpoint."),
-      nodeName: f(4, "string", "Node the endpoint runs on, to tell node-local endpoints apart."),
-      targetRef: f(2, "ObjectReference", "The object behind the endpoint, typically a pod."),
+      nodeName: f(4, "string", "Node the endpoint runs on, to tell node-local endpoints apart.", {
+        pointer: true,
+      }),
+      targetRef: f(2, "ObjectReference", "The object behind the endpoint, typically a pod.", {
+        pointer: true,
+      }),
     },
     STRUCT_ATOMIC,
   ),
@@ -292,9 +305,14 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
         "string",
         "Name of the port, a DNS label equal to the matching service port's name; may be left out when there is one port.",
       ),
-      port: f(2, "int32", "Port number.", required),
+      port: f(2, "int32", "Port number.", { ...required, omitEmpty: false }),
       protocol: f(3, "string", PORT_PROTOCOL, { enum: PROTOCOLS }),
-      appProtocol: f(4, "string", `${APP_PROTOCOL} Implementations may use it to handle the traffic better.`),
+      appProtocol: f(
+        4,
+        "string",
+        `${APP_PROTOCOL} Implementations may use it to handle the traffic better.`,
+        { pointer: true },
+      ),
     },
     STRUCT_ATOMIC,
   ),
@@ -328,6 +346,7 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       6,
       "NodeConfigSource",
       "Deprecated and no longer used: formerly where the kubelet loaded dynamic configuration from.",
+      { pointer: true },
     ),
     externalID: f(2, "string", "Deprecated and not always set; kept for old clients."),
   }),
@@ -365,15 +384,18 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       11,
       "NodeConfigStatus",
       "State of the dynamically assigned kubelet configuration (a removed feature).",
+      { pointer: true },
     ),
   }),
   NodeAddress: t("One address of a node.", {
-    type: f(1, "string", 'Kind of address: "Hostname", "ExternalIP", "InternalIP" and the like.'),
-    address: f(2, "string", "The address itself."),
+    type: f(1, "string", 'Kind of address: "Hostname", "ExternalIP", "InternalIP" and the like.', {
+      omitEmpty: false,
+    }),
+    address: f(2, "string", "The address itself.", { omitEmpty: false }),
   }),
   NodeCondition: t("One aspect of a node's health and whether it holds.", {
-    type: f(1, "string", 'Kind of condition, such as "Ready" or "DiskPressure".'),
-    status: f(2, "string", CONDITION_STATUS),
+    type: f(1, "string", 'Kind of condition, such as "Ready" or "DiskPressure".', { omitEmpty: false }),
+    status: f(2, "string", CONDITION_STATUS, { omitEmpty: false }),
     lastHeartbeatTime: f(3, "time", "When the node last reported this condition."),
     lastTransitionTime: f(4, "time", CONDITION_SINCE),
     reason: f(5, "string", CONDITION_REASON),
@@ -382,14 +404,17 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
   NodeConfigSource: t(
     "Where a node's kubelet configuration comes from; exactly one source is set. Deprecated.",
     {
-      configMap: f(2, "ConfigMapNodeConfigSource", CONFIG_SOURCE),
+      configMap: f(2, "ConfigMapNodeConfigSource", CONFIG_SOURCE, { pointer: true }),
     },
   ),
   ConfigMapNodeConfigSource: t(
     "A ConfigMap used as the source of a node's kubelet configuration. Deprecated.",
     {
-      namespace: f(1, "string", "Namespace of the ConfigMap; always needed.", required),
-      name: f(2, "string", "Name of the ConfigMap; always needed.", required),
+      namespace: f(1, "string", "Namespace of the ConfigMap; always needed.", {
+        ...required,
+        omitEmpty: false,
+      }),
+      name: f(2, "string", "Name of the ConfigMap; always needed.", { ...required, omitEmpty: false }),
       uid: f(3, "string", "UID of the ConfigMap; not allowed in the node's spec, needed in its status."),
       resourceVersion: f(
         4,
@@ -400,7 +425,7 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
         5,
         "string",
         "Key of the ConfigMap that holds the kubelet configuration; always needed.",
-        required,
+        { ...required, omitEmpty: false },
       ),
     },
   ),
@@ -409,16 +434,19 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "NodeConfigSource",
       "The configuration the node has saved locally and will try to use, reported once it is saved; on restart the kubelet tries to make it the active one.",
+      { pointer: true },
     ),
     active: f(
       2,
       "NodeConfigSource",
       "The configuration the node is running with: the assigned one, or the last known good one when the assigned one failed.",
+      { pointer: true },
     ),
     lastKnownGood: f(
       3,
       "NodeConfigSource",
       "The configuration to fall back to when the assigned one fails; an assigned configuration becomes this after running without trouble for a while.",
+      { pointer: true },
     ),
     error: f(
       4,
@@ -430,38 +458,49 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     kubeletEndpoint: f(1, "DaemonEndpoint", "Where the kubelet listens."),
   }),
   DaemonEndpoint: t("One daemon endpoint on a node.", {
-    Port: f(1, "int32", "Port number."),
+    Port: f(1, "int32", "Port number.", { omitEmpty: false }),
   }),
   NodeSystemInfo: t("Identifiers and software versions a node reports.", {
-    machineID: f(1, "string", "Machine ID of the node; the preferred way to tell machines apart."),
-    systemUUID: f(2, "string", "System UUID of the node, as reported by its firmware."),
-    bootID: f(3, "string", "ID of the node's current boot."),
-    kernelVersion: f(4, "string", "Kernel release, as `uname -r` prints it."),
-    osImage: f(5, "string", "Operating system name and version, from /etc/os-release."),
-    containerRuntimeVersion: f(6, "string", "Container runtime and its version, such as containerd://1.7.0."),
-    kubeletVersion: f(7, "string", "Version of the kubelet."),
-    kubeProxyVersion: f(8, "string", "Version of the service proxy."),
-    operatingSystem: f(9, "string", "Operating system, such as linux or windows."),
-    architecture: f(10, "string", "CPU architecture, such as amd64 or arm64."),
+    machineID: f(1, "string", "Machine ID of the node; the preferred way to tell machines apart.", {
+      omitEmpty: false,
+    }),
+    systemUUID: f(2, "string", "System UUID of the node, as reported by its firmware.", { omitEmpty: false }),
+    bootID: f(3, "string", "ID of the node's current boot.", { omitEmpty: false }),
+    kernelVersion: f(4, "string", "Kernel release, as `uname -r` prints it.", { omitEmpty: false }),
+    osImage: f(5, "string", "Operating system name and version, from /etc/os-release.", { omitEmpty: false }),
+    containerRuntimeVersion: f(
+      6,
+      "string",
+      "Container runtime and its version, such as containerd://1.7.0.",
+      { omitEmpty: false },
+    ),
+    kubeletVersion: f(7, "string", "Version of the kubelet.", { omitEmpty: false }),
+    kubeProxyVersion: f(8, "string", "Version of the service proxy.", { omitEmpty: false }),
+    operatingSystem: f(9, "string", "Operating system, such as linux or windows.", { omitEmpty: false }),
+    architecture: f(10, "string", "CPU architecture, such as amd64 or arm64.", { omitEmpty: false }),
   }),
   ContainerImage: t("A container image stored on a node.", {
-    names: f(1, "[]string", "References under which the image is known, such as registry/name:tag."),
+    names: f(1, "[]string", "References under which the image is known, such as registry/name:tag.", {
+      omitEmpty: false,
+    }),
     sizeBytes: f(2, "int64", "Size of the image, in bytes."),
   }),
   AttachedVolume: t("A volume attached to a node.", {
-    name: f(1, "string", "Unique name of the volume."),
-    devicePath: f(2, "string", "Device path at which the volume appears on the node."),
+    name: f(1, "string", "Unique name of the volume.", { omitEmpty: false }),
+    devicePath: f(2, "string", "Device path at which the volume appears on the node.", { omitEmpty: false }),
   }),
   Taint: t("A mark on a node that repels pods which do not tolerate it.", {
-    key: f(1, "string", "Key of the taint.", required),
+    key: f(1, "string", "Key of the taint.", { ...required, omitEmpty: false }),
     value: f(2, "string", "Value of the taint."),
     effect: f(
       3,
       "string",
       'What happens to pods that do not tolerate the taint: "NoSchedule", "PreferNoSchedule" or "NoExecute".',
-      { ...required, enum: TAINT_EFFECTS },
+      { ...required, enum: TAINT_EFFECTS, omitEmpty: false },
     ),
-    timeAdded: f(4, "time", 'When the taint was added; recorded for "NoExecute" taints only.'),
+    timeAdded: f(4, "time", 'When the taint was added; recorded for "NoExecute" taints only.', {
+      pointer: true,
+    }),
   }),
 
   // Configuration and credentials.
@@ -471,6 +510,7 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       4,
       "bool",
       "When true, the data can no longer be changed, only the metadata. When unset or false, it may change at any time.",
+      { pointer: true },
     ),
     data: f(
       2,
@@ -491,6 +531,7 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
         5,
         "bool",
         "When true, the data can no longer be changed, only the metadata. When unset or false, it may change at any time.",
+        { pointer: true },
       ),
       data: f(
         2,
@@ -522,6 +563,7 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       4,
       "bool",
       "Whether pods running as this account get an API token mounted automatically; a pod may override it.",
+      { pointer: true },
     ),
   }),
 
@@ -529,8 +571,11 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
   Event: t(
     "A report that something happened to an object. Events expire after a while and are best-effort information; do not build logic on their reasons or timing.",
     {
-      metadata: f(1, "meta/v1.ObjectMeta", OBJECT_META, required),
-      involvedObject: f(2, "ObjectReference", "The object the event is about.", required),
+      metadata: f(1, "meta/v1.ObjectMeta", OBJECT_META, { ...required, omitEmpty: false }),
+      involvedObject: f(2, "ObjectReference", "The object the event is about.", {
+        ...required,
+        omitEmpty: false,
+      }),
       reason: f(3, "string", "Short, machine-readable cause of the object's latest change."),
       message: f(4, "string", "Readable account of what happened."),
       source: f(5, "EventSource", "The component that reported the event."),
@@ -543,15 +588,21 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
         11,
         "EventSeries",
         "Counts and timing when the event keeps recurring; absent for a one-off event.",
+        { pointer: true },
       ),
       action: f(12, "string", "The action that was taken, or failed, on the involved object."),
-      related: f(13, "ObjectReference", "A second object involved in more complex actions."),
+      related: f(13, "ObjectReference", "A second object involved in more complex actions.", {
+        pointer: true,
+      }),
       reportingComponent: f(
         14,
         "string",
         'Name of the controller that emitted the event, such as "example.com/my-controller".',
+        { omitEmpty: false },
       ),
-      reportingInstance: f(15, "string", "Which instance of that controller emitted the event."),
+      reportingInstance: f(15, "string", "Which instance of that controller emitted the event.", {
+        omitEmpty: false,
+      }),
     },
   ),
   EventSeries: t("Data about an event that keeps happening.", {
@@ -569,14 +620,17 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     spec: f(2, "LimitRangeSpec", "The bounds and defaults to enforce."),
   }),
   LimitRangeSpec: t("The bounds and defaults of a limit range.", {
-    limits: f(1, "[]LimitRangeItem", "One entry per kind of object limited.", required),
+    limits: f(1, "[]LimitRangeItem", "One entry per kind of object limited.", {
+      ...required,
+      omitEmpty: false,
+    }),
   }),
   LimitRangeItem: t("Resource bounds and defaults for one kind of object.", {
     type: f(
       1,
       "string",
       'Kind of object the entry applies to, such as "Pod", "Container" or "PersistentVolumeClaim".',
-      required,
+      { ...required, omitEmpty: false },
     ),
     max: f(2, "{}quantity", `Largest amount an object may use. ${QUANTITIES}`),
     min: f(3, "{}quantity", `Smallest amount an object may use. ${QUANTITIES}`),
@@ -602,6 +656,7 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       3,
       "ScopeSelector",
       "Further scope filters written as expressions; an object counts only when it matches both these and scopes.",
+      { pointer: true },
     ),
   }),
   ResourceQuotaStatus: t("The caps in force and the current usage.", {
@@ -620,12 +675,12 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     STRUCT_ATOMIC,
   ),
   ScopedResourceSelectorRequirement: t("One expression about a quota scope.", {
-    scopeName: f(1, "string", "The scope tested.", { ...required, enum: QUOTA_SCOPES }),
+    scopeName: f(1, "string", "The scope tested.", { ...required, enum: QUOTA_SCOPES, omitEmpty: false }),
     operator: f(
       2,
       "string",
       'How the scope relates to the values: "In", "NotIn", "Exists" or "DoesNotExist".',
-      { ...required, enum: SCOPE_OPERATORS },
+      { ...required, enum: SCOPE_OPERATORS, omitEmpty: false },
     ),
     values: f(
       3,
@@ -652,7 +707,7 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     },
   ),
   ReplicationControllerSpec: t("The desired state of a replication controller.", {
-    replicas: f(1, "int32", "Number of pods wanted; defaults to 1."),
+    replicas: f(1, "int32", "Number of pods wanted; defaults to 1.", { pointer: true }),
     minReadySeconds: f(
       4,
       "int32",
@@ -668,10 +723,11 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       3,
       "PodTemplateSpec",
       'The pod created when there are too few; its restartPolicy must be "Always".',
+      { pointer: true },
     ),
   }),
   ReplicationControllerStatus: t("The observed state of a replication controller.", {
-    replicas: f(1, "int32", "Number of pods last seen."),
+    replicas: f(1, "int32", "Number of pods last seen.", { omitEmpty: false }),
     fullyLabeledReplicas: f(2, "int32", "Number of pods carrying all labels of the pod template."),
     readyReplicas: f(4, "int32", "Number of pods that are ready."),
     availableReplicas: f(5, "int32", "Number of pods that have been ready for at least minReadySeconds."),
@@ -684,8 +740,8 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     ),
   }),
   ReplicationControllerCondition: t("One aspect of a replication controller's state and whether it holds.", {
-    type: f(1, "string", "Kind of condition."),
-    status: f(2, "string", CONDITION_STATUS),
+    type: f(1, "string", "Kind of condition.", { omitEmpty: false }),
+    status: f(2, "string", CONDITION_STATUS, { omitEmpty: false }),
     lastTransitionTime: f(3, "time", CONDITION_SINCE),
     reason: f(4, "string", CONDITION_REASON),
     message: f(5, "string", CONDITION_MESSAGE),
@@ -725,8 +781,8 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     STRUCT_ATOMIC,
   ),
   TopologySelectorLabelRequirement: t("Matches when a topology label has one of the given values. Alpha.", {
-    key: f(1, "string", "The label tested.", required),
-    values: f(2, "[]string", "Accepted values; any one of them matches.", required),
+    key: f(1, "string", "The label tested.", { ...required, omitEmpty: false }),
+    values: f(2, "[]string", "Accepted values; any one of them matches.", { ...required, omitEmpty: false }),
   }),
 
   // Component statuses.
@@ -738,8 +794,8 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
     },
   ),
   ComponentCondition: t("One health observation of a component.", {
-    type: f(1, "string", 'Kind of condition; only "Healthy" is used.', required),
-    status: f(2, "string", CONDITION_STATUS, required),
+    type: f(1, "string", 'Kind of condition; only "Healthy" is used.', { ...required, omitEmpty: false }),
+    status: f(2, "string", CONDITION_STATUS, { ...required, omitEmpty: false }),
     message: f(3, "string", "Details of the check, such as a health check's output."),
     error: f(4, "string", "Error from the check, such as a health check's error code."),
   }),

@@ -60,7 +60,7 @@ function containerFields(ephemeral: boolean): Record<string, FieldSpec> {
       ephemeral
         ? "Name of the ephemeral container, a DNS label unique among all of the pod's containers, init containers and ephemeral containers."
         : "Name of the container, a DNS label unique among the pod's containers. Cannot be changed.",
-      required,
+      { ...required, omitEmpty: false },
     ),
     image: f(
       2,
@@ -136,6 +136,7 @@ function containerFields(ephemeral: boolean): Record<string, FieldSpec> {
       ephemeral
         ? notForEphemeral("Liveness check.")
         : "Periodic check that the container is still healthy; the container is restarted when it fails. Cannot be changed.",
+      { pointer: true },
     ),
     readinessProbe: f(
       11,
@@ -143,6 +144,7 @@ function containerFields(ephemeral: boolean): Record<string, FieldSpec> {
       ephemeral
         ? notForEphemeral("Readiness check.")
         : "Periodic check that the container can serve; while it fails, the pod is taken out of service endpoints. Cannot be changed.",
+      { pointer: true },
     ),
     startupProbe: f(
       22,
@@ -150,6 +152,7 @@ function containerFields(ephemeral: boolean): Record<string, FieldSpec> {
       ephemeral
         ? notForEphemeral("Startup check.")
         : "Check that the container has finished starting; other probes wait until it succeeds, and failing it restarts the container like a liveness failure. Useful for slow starters. Cannot be changed.",
+      { pointer: true },
     ),
     lifecycle: f(
       12,
@@ -157,6 +160,7 @@ function containerFields(ephemeral: boolean): Record<string, FieldSpec> {
       ephemeral
         ? notForEphemeral("Lifecycle hooks.")
         : "Hooks run right after the container starts and right before it is stopped. Cannot be changed.",
+      { pointer: true },
     ),
     terminationMessagePath: f(
       13,
@@ -181,6 +185,7 @@ function containerFields(ephemeral: boolean): Record<string, FieldSpec> {
       ephemeral
         ? "Security settings for the ephemeral container; they override the pod-level ones."
         : "Security settings for this container; they override the pod-level ones.",
+      { pointer: true },
     ),
     stdin: f(
       16,
@@ -222,7 +227,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       2,
       "[]Container",
       "The pod's main containers; at least one is needed, and containers cannot be added or removed later.",
-      { ...required, ...mergeBy("name") },
+      { ...required, ...mergeBy("name"), omitEmpty: false },
     ),
     ephemeralContainers: f(
       34,
@@ -240,11 +245,13 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       4,
       "int64",
       "Seconds between asking the pod's processes to stop and killing them; a delete request may shorten it. 0 kills at once. Pick something longer than your cleanup takes. Defaults to 30.",
+      { pointer: true },
     ),
     activeDeadlineSeconds: f(
       5,
       "int64",
       "Seconds the pod may stay active on its node, counted from its start time, before the system fails it and kills its containers. Must be positive.",
+      { pointer: true },
     ),
     dnsPolicy: f(
       6,
@@ -261,6 +268,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       21,
       "bool",
       "Whether the service account's API token is mounted into the containers automatically.",
+      { pointer: true },
     ),
     nodeName: f(
       10,
@@ -278,11 +286,13 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       27,
       "bool",
       "Give all containers of the pod one process namespace, so they can see and signal each other's processes (and no container's first process gets PID 1). Not allowed with hostPID. Defaults to false.",
+      { pointer: true },
     ),
     securityContext: f(
       14,
       "PodSecurityContext",
       "Security settings for the whole pod, which containers can override. Empty when not set.",
+      { pointer: true },
     ),
     imagePullSecrets: f(
       15,
@@ -300,6 +310,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       18,
       "Affinity",
       "Rules that attract the pod to, or keep it away from, certain nodes and pods.",
+      { pointer: true },
     ),
     schedulerName: f(
       19,
@@ -322,8 +333,11 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       25,
       "int32",
       "The pod's priority, higher meaning more important. Normally filled in from priorityClassName by admission, which then forbids users from setting it.",
+      { pointer: true },
     ),
-    dnsConfig: f(26, "PodDNSConfig", "Additional DNS settings, merged into what dnsPolicy produces."),
+    dnsConfig: f(26, "PodDNSConfig", "Additional DNS settings, merged into what dnsPolicy produces.", {
+      pointer: true,
+    }),
     readinessGates: f(
       28,
       "[]PodReadinessGate",
@@ -333,17 +347,19 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       29,
       "string",
       "Name of the RuntimeClass (node group) that selects the container runtime configuration; the pod will not run if no such class exists. When empty, the implicit legacy class with the default handler is used.",
+      { pointer: true },
     ),
     enableServiceLinks: f(
       30,
       "bool",
       "Whether variables describing services are added to the containers' environment, in the style of Docker links. Defaults to true.",
+      { pointer: true },
     ),
     preemptionPolicy: f(
       31,
       "string",
       'Whether the pod may evict lower-priority pods to make room: "PreemptLowerPriority" (the default) or "Never".',
-      { enum: PREEMPTION_POLICIES },
+      { enum: PREEMPTION_POLICIES, pointer: true },
     ),
     overhead: f(
       32,
@@ -360,16 +376,19 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       35,
       "bool",
       "Use the pod's fully qualified domain name as its host name instead of the short name: on Linux in the kernel's nodename, on Windows in the host name registry value. No effect without a domain name. Defaults to false.",
+      { pointer: true },
     ),
     os: f(
       36,
       "PodOS",
       "The operating system the containers need. Setting it restricts fields: linux forbids Windows options, and windows forbids Linux-only settings such as hostPID, hostIPC, hostUsers, shareProcessNamespace, SELinux, seccomp, fsGroup, sysctls, user and group IDs, capabilities, privileged mode and procMount.",
+      { pointer: true },
     ),
     hostUsers: f(
       37,
       "bool",
       "Whether the pod uses the node's user namespace (the default, true). False gives the pod its own user namespace, so root inside is not root on the node; honoured only with the UserNamespacesSupport feature.",
+      { pointer: true },
     ),
     schedulingGates: f(
       38,
@@ -412,7 +431,9 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         "All IP addresses of the pod, at most one per IP family; the first equals podIP. Empty until assigned.",
         mergeBy("ip"),
       ),
-      startTime: f(7, "time", "When the node's agent accepted the pod, before any image was pulled."),
+      startTime: f(7, "time", "When the node's agent accepted the pod, before any image was pulled.", {
+        pointer: true,
+      }),
       initContainerStatuses: f(10, "[]ContainerStatus", "One status per init container, in manifest order."),
       containerStatuses: f(8, "[]ContainerStatus", "One status per main container in the manifest."),
       qosClass: f(
@@ -444,7 +465,10 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
     "Attaches one object to another, such as a pod to the node chosen by a scheduler. Deprecated: use a pod's binding subresource.",
     {
       metadata: f(1, "meta/v1.ObjectMeta", OBJECT_META),
-      target: f(2, "ObjectReference", "The object to attach this one to, e.g. a node.", required),
+      target: f(2, "ObjectReference", "The object to attach this one to, e.g. a node.", {
+        ...required,
+        omitEmpty: false,
+      }),
     },
   ),
 
@@ -481,31 +505,40 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       "int32",
       "Port on the node to expose, 1 to 65535; with hostNetwork it must equal containerPort. Rarely needed.",
     ),
-    containerPort: f(3, "int32", "Port on the pod's IP address, 1 to 65535.", required),
+    containerPort: f(3, "int32", "Port on the pod's IP address, 1 to 65535.", {
+      ...required,
+      omitEmpty: false,
+    }),
     protocol: f(4, "string", 'Protocol of the port: "TCP", "UDP" or "SCTP". Defaults to "TCP".', {
       enum: PROTOCOLS,
     }),
     hostIP: f(5, "string", "Node IP address to bind the host port to."),
   }),
   ContainerResizePolicy: t("How a container handles an in-place change of one resource.", {
-    resourceName: f(1, "string", 'The resource this applies to: "cpu" or "memory".', required),
+    resourceName: f(1, "string", 'The resource this applies to: "cpu" or "memory".', {
+      ...required,
+      omitEmpty: false,
+    }),
     restartPolicy: f(
       2,
       "string",
       'Whether the container must be restarted for the change: "NotRequired" (the default) or "RestartContainer".',
-      required,
+      { ...required, omitEmpty: false },
     ),
   }),
   VolumeMount: t("Mounts one pod volume inside a container.", {
-    name: f(1, "string", "Name of the pod volume to mount.", required),
+    name: f(1, "string", "Name of the pod volume to mount.", { ...required, omitEmpty: false }),
     readOnly: f(2, "bool", "Mount read-only; otherwise read-write. Defaults to false."),
-    mountPath: f(3, "string", "Where the volume appears in the container; may not contain ':'.", required),
+    mountPath: f(3, "string", "Where the volume appears in the container; may not contain ':'.", {
+      ...required,
+      omitEmpty: false,
+    }),
     subPath: f(4, "string", "Path inside the volume to mount instead of its root. Defaults to the root."),
     mountPropagation: f(
       5,
       "string",
       'How mounts propagate between the node and the container: "None" (the default), "HostToContainer" or "Bidirectional".',
-      { enum: MOUNT_PROPAGATIONS },
+      { enum: MOUNT_PROPAGATIONS, pointer: true },
     ),
     subPathExpr: f(
       6,
@@ -514,13 +547,19 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
     ),
   }),
   VolumeDevice: t("Exposes a raw block device inside a container.", {
-    name: f(1, "string", "Name of the pod's persistentVolumeClaim volume to use.", required),
-    devicePath: f(2, "string", "Path in the container where the device appears.", required),
+    name: f(1, "string", "Name of the pod's persistentVolumeClaim volume to use.", {
+      ...required,
+      omitEmpty: false,
+    }),
+    devicePath: f(2, "string", "Path in the container where the device appears.", {
+      ...required,
+      omitEmpty: false,
+    }),
   }),
 
   // Container status.
   ContainerStatus: t("What is known about one container of a pod.", {
-    name: f(1, "string", "Name of the container, as in the pod spec."),
+    name: f(1, "string", "Name of the container, as in the pod spec.", { omitEmpty: false }),
     state: f(2, "ContainerState", "The container's current state."),
     lastState: f(
       3,
@@ -531,18 +570,23 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       4,
       "bool",
       "Whether the container currently passes its readiness probe and so should get traffic; without a readiness probe it becomes true once the container has started.",
+      { omitEmpty: false },
     ),
     restartCount: f(
       5,
       "int32",
       "How often the container has been restarted. Never negative, but may fall back to 0 if the node loses its records.",
+      { omitEmpty: false },
     ),
     image: f(
       6,
       "string",
       "The image the container runs, which the runtime may have resolved differently from the spec.",
+      { omitEmpty: false },
     ),
-    imageID: f(7, "string", "ID of the image the container runs, as the runtime resolved it."),
+    imageID: f(7, "string", "ID of the image the container runs, as the runtime resolved it.", {
+      omitEmpty: false,
+    }),
     containerID: f(
       8,
       "string",
@@ -552,6 +596,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       9,
       "bool",
       "Whether the container has run its postStart hook and passed its startup probe. False after a restart until that happens again; unset means false.",
+      { pointer: true },
     ),
     allocatedResources: f(
       10,
@@ -562,18 +607,21 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       11,
       "ResourceRequirements",
       "Requests and limits actually applied to the running container, after start or a completed resize.",
+      { pointer: true },
     ),
   }),
   ContainerState: t("The state of a container: at most one member is set, and none means waiting.", {
-    waiting: f(1, "ContainerStateWaiting", "Set while the container has not started running."),
-    running: f(2, "ContainerStateRunning", "Set while the container runs."),
-    terminated: f(3, "ContainerStateTerminated", "Set once the container has ended."),
+    waiting: f(1, "ContainerStateWaiting", "Set while the container has not started running.", {
+      pointer: true,
+    }),
+    running: f(2, "ContainerStateRunning", "Set while the container runs.", { pointer: true }),
+    terminated: f(3, "ContainerStateTerminated", "Set once the container has ended.", { pointer: true }),
   }),
   ContainerStateRunning: t("Details of a running container.", {
     startedAt: f(1, "time", "When the container last started or restarted."),
   }),
   ContainerStateTerminated: t("Details of a container that has ended.", {
-    exitCode: f(1, "int32", "Exit code of the container's last run."),
+    exitCode: f(1, "int32", "Exit code of the container's last run.", { omitEmpty: false }),
     signal: f(2, "int32", "Signal that ended the container's last run, if any."),
     reason: f(3, "string", "Short reason for the container's end."),
     message: f(4, "string", "Human-readable detail on the container's end."),
@@ -588,7 +636,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
 
   // Environment.
   EnvVar: t("One environment variable of a container.", {
-    name: f(1, "string", "Name of the variable; must be a C identifier.", required),
+    name: f(1, "string", "Name of the variable; must be a C identifier.", { ...required, omitEmpty: false }),
     value: f(
       2,
       "string",
@@ -598,6 +646,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       3,
       "EnvVarSource",
       "Where to read the value from instead; not allowed with a non-empty value.",
+      { pointer: true },
     ),
   }),
   EnvVarSource: t("Where an environment variable's value comes from; set one member.", {
@@ -605,14 +654,18 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "ObjectFieldSelector",
       "A field of the pod. Supported paths: the pod's name and namespace (metadata.name, metadata.namespace), one label or annotation (metadata.labels['<key>'], metadata.annotations['<key>']), the node and service account (spec.nodeName, spec.serviceAccountName) and its addresses (status.hostIP, status.podIP, status.podIPs).",
+      { pointer: true },
     ),
     resourceFieldRef: f(
       2,
       "ResourceFieldSelector",
       "A resource limit or request of the container: limits or requests of cpu, memory or ephemeral-storage.",
+      { pointer: true },
     ),
-    configMapKeyRef: f(3, "ConfigMapKeySelector", "One key of a ConfigMap."),
-    secretKeyRef: f(4, "SecretKeySelector", "One entry of a Secret from the namespace the pod lives in."),
+    configMapKeyRef: f(3, "ConfigMapKeySelector", "One key of a ConfigMap.", { pointer: true }),
+    secretKeyRef: f(4, "SecretKeySelector", "One entry of a Secret from the namespace the pod lives in.", {
+      pointer: true,
+    }),
   }),
   EnvFromSource: t("A ConfigMap or Secret whose keys all become environment variables.", {
     prefix: f(
@@ -620,25 +673,31 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       "string",
       "Text put in front of every key to form the variable name; must be a C identifier.",
     ),
-    configMapRef: f(2, "ConfigMapEnvSource", "The ConfigMap to read."),
-    secretRef: f(3, "SecretEnvSource", "The Secret to read."),
+    configMapRef: f(2, "ConfigMapEnvSource", "The ConfigMap to read.", { pointer: true }),
+    secretRef: f(3, "SecretEnvSource", "The Secret to read.", { pointer: true }),
   }),
   ConfigMapEnvSource: t("A ConfigMap whose data entries all become environment variables of a container.", {
     localObjectReference: f(1, "LocalObjectReference", "Names the ConfigMap; inlined.", inline),
-    optional: f(2, "bool", "Whether the container may start when the ConfigMap does not exist."),
+    optional: f(2, "bool", "Whether the container may start when the ConfigMap does not exist.", {
+      pointer: true,
+    }),
   }),
   ConfigMapKeySelector: t(
     "Picks one key of a ConfigMap.",
     {
       localObjectReference: f(1, "LocalObjectReference", "Names the ConfigMap; inlined.", inline),
-      key: f(2, "string", "The key whose value is used.", required),
-      optional: f(3, "bool", "Whether the container may start when the ConfigMap or the key is missing."),
+      key: f(2, "string", "The key whose value is used.", { ...required, omitEmpty: false }),
+      optional: f(3, "bool", "Whether the container may start when the ConfigMap or the key is missing.", {
+        pointer: true,
+      }),
     },
     STRUCT_ATOMIC,
   ),
   SecretEnvSource: t("A Secret whose data entries all become environment variables of a container.", {
     localObjectReference: f(1, "LocalObjectReference", "Names the Secret; inlined.", inline),
-    optional: f(2, "bool", "Whether the container may start when the Secret does not exist."),
+    optional: f(2, "bool", "Whether the container may start when the Secret does not exist.", {
+      pointer: true,
+    }),
   }),
   SecretKeySelector: t(
     "Picks one key of a Secret.",
@@ -649,8 +708,13 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         "Names the Secret in the pod's namespace; inlined.",
         inline,
       ),
-      key: f(2, "string", "The key whose value is used; must be a valid secret key.", required),
-      optional: f(3, "bool", "Whether the container may start when the Secret or the key is missing."),
+      key: f(2, "string", "The key whose value is used; must be a valid secret key.", {
+        ...required,
+        omitEmpty: false,
+      }),
+      optional: f(3, "bool", "Whether the container may start when the Secret or the key is missing.", {
+        pointer: true,
+      }),
     },
     STRUCT_ATOMIC,
   ),
@@ -658,7 +722,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
     "Picks one field of an object by path, in a given API version.",
     {
       apiVersion: f(1, "string", 'API version the path is written against. Defaults to "v1".'),
-      fieldPath: f(2, "string", "Path of the field to read.", required),
+      fieldPath: f(2, "string", "Path of the field to read.", { ...required, omitEmpty: false }),
     },
     STRUCT_ATOMIC,
   ),
@@ -670,7 +734,10 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         "string",
         "The container whose resources are read; needed in volumes, optional for environment variables.",
       ),
-      resource: f(2, "string", "The resource to read, e.g. limits.cpu or requests.memory.", required),
+      resource: f(2, "string", "The resource to read, e.g. limits.cpu or requests.memory.", {
+        ...required,
+        omitEmpty: false,
+      }),
       divisor: f(3, "quantity", 'Unit the value is expressed in, e.g. "1m" for millicores. Defaults to "1".'),
     },
     STRUCT_ATOMIC,
@@ -696,24 +763,30 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "string",
       "Name of an entry in the pod's spec.resourceClaims; its resource becomes available to the container.",
-      required,
+      { ...required, omitEmpty: false },
     ),
   }),
   PodResourceClaim: t(
     "Gives a pod-local name to one ResourceClaim, found through its source; containers refer to the claim by that name.",
     {
-      name: f(1, "string", "Name of the claim within the pod; a DNS label.", required),
+      name: f(1, "string", "Name of the claim within the pod; a DNS label.", {
+        ...required,
+        omitEmpty: false,
+      }),
       source: f(2, "ClaimSource", "Which ResourceClaim this is."),
     },
   ),
   ClaimSource: t(
     "Points to a ResourceClaim, directly or through a template. Set exactly one member; an empty object is treated as unknown.",
     {
-      resourceClaimName: f(1, "string", "Name of an existing ResourceClaim in the pod's namespace."),
+      resourceClaimName: f(1, "string", "Name of an existing ResourceClaim in the pod's namespace.", {
+        pointer: true,
+      }),
       resourceClaimTemplateName: f(
         2,
         "string",
         "Name of a ResourceClaimTemplate in the pod's namespace. A claim named <pod name>-<claim name> is created from it for this pod and deleted with it; an existing claim of that name not owned by the pod blocks the pod instead. Cannot be changed.",
+        { pointer: true },
       ),
     },
   ),
@@ -742,13 +815,14 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       7,
       "int64",
       "Grace period, in seconds, for stopping the pod when this probe fails, overriding the pod's terminationGracePeriodSeconds; 0 kills at once. When unset the pod's value applies.",
+      { pointer: true },
     ),
   }),
   ProbeHandler: t("The action a probe performs; set exactly one member.", {
-    exec: f(1, "ExecAction", "Run a command in the container."),
-    httpGet: f(2, "HTTPGetAction", "Send an HTTP GET request."),
-    tcpSocket: f(3, "TCPSocketAction", "Open a TCP connection."),
-    grpc: f(4, "GRPCAction", "Call the gRPC health checking service."),
+    exec: f(1, "ExecAction", "Run a command in the container.", { pointer: true }),
+    httpGet: f(2, "HTTPGetAction", "Send an HTTP GET request.", { pointer: true }),
+    tcpSocket: f(3, "TCPSocketAction", "Open a TCP connection.", { pointer: true }),
+    grpc: f(4, "GRPCAction", "Call the gRPC health checking service.", { pointer: true }),
   }),
   Lifecycle: t(
     "Hooks run at container lifecycle events; the container's management waits for a hook to finish unless the container dies first.",
@@ -757,21 +831,24 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "LifecycleHandler",
         "Runs right after the container is created; if it fails, the container is killed and handled by its restart policy.",
+        { pointer: true },
       ),
       preStop: f(
         2,
         "LifecycleHandler",
         "Runs just before the container is stopped by an API request or a management event (failed probe, preemption, resource pressure), but not when it crashes or exits. The pod's grace period is already counting down, and the container is stopped when it ends whatever the hook does.",
+        { pointer: true },
       ),
     },
   ),
   LifecycleHandler: t("The action a lifecycle hook performs; set exactly one of exec or httpGet.", {
-    exec: f(1, "ExecAction", "Run a command in the container."),
-    httpGet: f(2, "HTTPGetAction", "Send an HTTP GET request."),
+    exec: f(1, "ExecAction", "Run a command in the container.", { pointer: true }),
+    httpGet: f(2, "HTTPGetAction", "Send an HTTP GET request.", { pointer: true }),
     tcpSocket: f(
       3,
       "TCPSocketAction",
       "Deprecated and unsupported for hooks; accepted without checks only for compatibility, and such hooks fail when run.",
+      { pointer: true },
     ),
   }),
   ExecAction: t("Runs a command inside the container.", {
@@ -783,7 +860,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
   }),
   HTTPGetAction: t("Sends an HTTP GET request.", {
     path: f(1, "string", "Path to request on the server."),
-    port: f(2, "intOrString", PORT_REF, required),
+    port: f(2, "intOrString", PORT_REF, { ...required, omitEmpty: false }),
     host: f(
       3,
       "string",
@@ -793,19 +870,20 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
     httpHeaders: f(5, "[]HTTPHeader", "Extra request headers; a header may be repeated."),
   }),
   HTTPHeader: t("One custom header sent with an HTTP probe.", {
-    name: f(1, "string", "Header name; compared without regard to case.", required),
-    value: f(2, "string", "Header value.", required),
+    name: f(1, "string", "Header name; compared without regard to case.", { ...required, omitEmpty: false }),
+    value: f(2, "string", "Header value.", { ...required, omitEmpty: false }),
   }),
   TCPSocketAction: t("Opens a TCP connection.", {
-    port: f(1, "intOrString", PORT_REF, required),
+    port: f(1, "intOrString", PORT_REF, { ...required, omitEmpty: false }),
     host: f(2, "string", "Host to connect to; defaults to the pod's IP."),
   }),
   GRPCAction: t("Calls the standard gRPC health checking service.", {
-    port: f(1, "int32", "Port of the gRPC server, 1 to 65535.", required),
+    port: f(1, "int32", "Port of the gRPC server, 1 to 65535.", { ...required, omitEmpty: false }),
     service: f(
       2,
       "string",
       "Service name sent in the health check request; when empty, gRPC's default behaviour applies.",
+      { pointer: true, omitEmpty: false },
     ),
   }),
 
@@ -817,56 +895,67 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "Capabilities",
         `POSIX capabilities to add or remove; by default the runtime's standard set. ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       privileged: f(
         2,
         "bool",
         `Run privileged, which amounts to root on the node. Defaults to false. ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       seLinuxOptions: f(
         3,
         "SELinuxOptions",
         `SELinux context for the container; when unset, the runtime assigns a random one per container. ${CONTAINER_WINS} ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       windowsOptions: f(
         10,
         "WindowsSecurityContextOptions",
         `Windows-specific settings; when unset, the pod's are used. ${CONTAINER_WINS} ${LINUX_FORBIDDEN}`,
+        { pointer: true },
       ),
       runAsUser: f(
         4,
         "int64",
         `User ID the container's process runs as; defaults to the image's user. ${CONTAINER_WINS} ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       runAsGroup: f(
         8,
         "int64",
         `Group ID the container's process runs as; defaults to the runtime's choice. ${CONTAINER_WINS} ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       runAsNonRoot: f(
         5,
         "bool",
         `When true, the node refuses to start the container if the image would run it as user 0 (root). ${CONTAINER_WINS}`,
+        { pointer: true },
       ),
       readOnlyRootFilesystem: f(
         6,
         "bool",
         `Mount the container's root file system read-only. Defaults to false. ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       allowPrivilegeEscalation: f(
         7,
         "bool",
         `Whether processes may gain more privileges than their parent (it controls the no_new_privs flag). Always true when the container is privileged or has CAP_SYS_ADMIN. ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       procMount: f(
         9,
         "string",
         `Kind of /proc mount: "Default" (the runtime's usual read-only and masked paths) or "Unmasked". Needs the ProcMountType feature. ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       seccompProfile: f(
         11,
         "SeccompProfile",
         `Seccomp profile for the container, overriding the pod's. ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
     },
   ),
@@ -877,26 +966,31 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "SELinuxOptions",
         `SELinux context for all containers; when unset, the runtime assigns a random one per container. ${CONTAINER_WINS} ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       windowsOptions: f(
         8,
         "WindowsSecurityContextOptions",
         `Windows-specific settings for all containers. ${CONTAINER_WINS} ${LINUX_FORBIDDEN}`,
+        { pointer: true },
       ),
       runAsUser: f(
         2,
         "int64",
         `User ID the containers' processes run as; defaults to the image's user. ${CONTAINER_WINS} ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       runAsGroup: f(
         6,
         "int64",
         `Group ID the containers' processes run as; defaults to the runtime's choice. ${CONTAINER_WINS} ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       runAsNonRoot: f(
         3,
         "bool",
         `When true, the node refuses to start any container whose image would run as user 0 (root). ${CONTAINER_WINS}`,
+        { pointer: true },
       ),
       supplementalGroups: f(
         4,
@@ -907,6 +1001,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         5,
         "int64",
         `A group added to all containers that also owns volumes supporting it: the node makes it the volumes' group, sets the setgid bit and adds group read-write permissions. When unset, volume ownership is left alone. ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
       sysctls: f(
         7,
@@ -917,12 +1012,13 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         9,
         "string",
         `When the node changes a volume's ownership and permissions to fsGroup: "Always" (the default) or "OnRootMismatch" (only when the volume's root does not match). Only affects volume types that support fsGroup, not secrets, config maps or emptyDir. ${WINDOWS_FORBIDDEN}`,
-        { enum: FS_GROUP_CHANGE_POLICIES },
+        { enum: FS_GROUP_CHANGE_POLICIES, pointer: true },
       ),
       seccompProfile: f(
         10,
         "SeccompProfile",
         `Seccomp profile for the pod's containers. ${WINDOWS_FORBIDDEN}`,
+        { pointer: true },
       ),
     },
   ),
@@ -941,49 +1037,55 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "string",
       'Kind of profile: "RuntimeDefault" (the runtime\'s own), "Unconfined" (none) or "Localhost" (a file on the node, named by localhostProfile).',
-      { ...required, enum: SECCOMP_PROFILE_TYPES },
+      { ...required, enum: SECCOMP_PROFILE_TYPES, omitEmpty: false },
     ),
     localhostProfile: f(
       2,
       "string",
       'Path of a profile file already on the node, relative to the node agent\'s seccomp profile directory and not leaving it. Only with type "Localhost".',
+      { pointer: true },
     ),
   }),
   WindowsSecurityContextOptions: t("Windows-specific security settings and credentials.", {
-    gmsaCredentialSpecName: f(1, "string", "Name of the GMSA credential spec to use."),
+    gmsaCredentialSpecName: f(1, "string", "Name of the GMSA credential spec to use.", { pointer: true }),
     gmsaCredentialSpec: f(
       2,
       "string",
       "Contents of the GMSA credential spec named in gmsaCredentialSpecName, normally filled in by the GMSA admission webhook.",
+      { pointer: true },
     ),
     runAsUserName: f(
       3,
       "string",
       "Windows user name the container's process runs as; defaults to the image's user. A container-level value overrides the pod-level one.",
+      { pointer: true },
     ),
     hostProcess: f(
       4,
       "bool",
       "Run as a Windows host process container. All containers of a pod must agree on it, and true requires hostNetwork. Needs the WindowsHostProcessContainers feature.",
+      { pointer: true },
     ),
   }),
   Sysctl: t("A kernel parameter to set.", {
-    name: f(1, "string", "Name of the parameter.", required),
-    value: f(2, "string", "Value to set.", required),
+    name: f(1, "string", "Name of the parameter.", { ...required, omitEmpty: false }),
+    value: f(2, "string", "Value to set.", { ...required, omitEmpty: false }),
   }),
 
   // Scheduling.
   Affinity: t("The pod's affinity and anti-affinity scheduling rules.", {
-    nodeAffinity: f(1, "NodeAffinity", "Rules on which nodes the pod goes to."),
+    nodeAffinity: f(1, "NodeAffinity", "Rules on which nodes the pod goes to.", { pointer: true }),
     podAffinity: f(
       2,
       "PodAffinity",
       "Rules that place the pod near other pods, e.g. in the same node or zone.",
+      { pointer: true },
     ),
     podAntiAffinity: f(
       3,
       "PodAntiAffinity",
       "Rules that keep the pod away from other pods, e.g. out of their node or zone.",
+      { pointer: true },
     ),
   }),
   NodeAffinity: t("Scheduling rules about node labels and fields.", {
@@ -991,6 +1093,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "NodeSelector",
       "Hard rule: the pod is only scheduled to a node that matches. If the node stops matching later, the pod may or may not be evicted.",
+      { pointer: true },
     ),
     preferredDuringSchedulingIgnoredDuringExecution: f(2, "[]PreferredSchedulingTerm", AFFINITY_WEIGHTED),
   }),
@@ -1013,7 +1116,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
   PodAffinityTerm: t(
     "A set of pods, chosen by labels and namespaces, that the pod should share (or avoid sharing) a topology domain with: nodes whose topologyKey label has the same value count as one domain.",
     {
-      labelSelector: f(1, "meta/v1.LabelSelector", "Labels of the pods in the set."),
+      labelSelector: f(1, "meta/v1.LabelSelector", "Labels of the pods in the set.", { pointer: true }),
       namespaces: f(
         2,
         "[]string",
@@ -1023,26 +1126,33 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         3,
         "string",
         "Node label that defines the domain: nodes with equal values of it are together. Must not be empty.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       namespaceSelector: f(
         4,
         "meta/v1.LabelSelector",
         "Labels of further namespaces to search, in addition to the namespaces list. An empty selector matches every namespace; with neither, the pod's own namespace is searched.",
+        { pointer: true },
       ),
     },
   ),
   WeightedPodAffinityTerm: t(
     "A pod affinity term with a weight; nodes add up the weights of terms they satisfy.",
     {
-      weight: f(1, "int32", SCHED_WEIGHT, required),
-      podAffinityTerm: f(2, "PodAffinityTerm", "The term the weight applies to.", required),
+      weight: f(1, "int32", SCHED_WEIGHT, { ...required, omitEmpty: false }),
+      podAffinityTerm: f(2, "PodAffinityTerm", "The term the weight applies to.", {
+        ...required,
+        omitEmpty: false,
+      }),
     },
   ),
   NodeSelector: t(
     "Selects nodes that match at least one of several terms.",
     {
-      nodeSelectorTerms: f(1, "[]NodeSelectorTerm", "The terms, any of which may match.", required),
+      nodeSelectorTerms: f(1, "[]NodeSelectorTerm", "The terms, any of which may match.", {
+        ...required,
+        omitEmpty: false,
+      }),
     },
     STRUCT_ATOMIC,
   ),
@@ -1055,12 +1165,12 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
     STRUCT_ATOMIC,
   ),
   NodeSelectorRequirement: t("A test of one node label or field against a set of values.", {
-    key: f(1, "string", "The label or field to test.", required),
+    key: f(1, "string", "The label or field to test.", { ...required, omitEmpty: false }),
     operator: f(
       2,
       "string",
       'How the key relates to the values: "In", "NotIn", "Exists", "DoesNotExist", "Gt" or "Lt".',
-      { ...required, enum: NODE_SELECTOR_OPERATORS },
+      { ...required, enum: NODE_SELECTOR_OPERATORS, omitEmpty: false },
     ),
     values: f(
       3,
@@ -1071,8 +1181,11 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
   PreferredSchedulingTerm: t(
     "A weighted node selector term. An empty one matches every node with weight 0; a null one matches none. Either way it has no effect.",
     {
-      weight: f(1, "int32", SCHED_WEIGHT, required),
-      preference: f(2, "NodeSelectorTerm", "The term the weight applies to.", required),
+      weight: f(1, "int32", SCHED_WEIGHT, { ...required, omitEmpty: false }),
+      preference: f(2, "NodeSelectorTerm", "The term the weight applies to.", {
+        ...required,
+        omitEmpty: false,
+      }),
     },
   ),
   Toleration: t(
@@ -1098,6 +1211,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
         5,
         "int64",
         'For effect "NoExecute" only: how many seconds the pod may stay on the node after the taint appears. Unset tolerates it forever; zero or less evicts at once.',
+        { pointer: true },
       ),
     },
   ),
@@ -1106,37 +1220,40 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "int32",
       'How unevenly matching pods may be spread: with "DoNotSchedule", the largest allowed difference between the count in a domain and the smallest count over eligible domains (taken as 0 when there are fewer than minDomains); with "ScheduleAnyway", domains that keep within it are preferred. Must be at least 1; defaults to 1.',
-      required,
+      { ...required, omitEmpty: false },
     ),
     topologyKey: f(
       2,
       "string",
       "Node label whose values define the domains: nodes with the same value form one domain (for example one zone), and eligible domains are those whose nodes pass nodeAffinityPolicy and nodeTaintsPolicy.",
-      required,
+      { ...required, omitEmpty: false },
     ),
     whenUnsatisfiable: f(
       3,
       "string",
       'What to do when no node keeps the skew within maxSkew: "DoNotSchedule" (the default) leaves the pod pending, "ScheduleAnyway" places it anyway, favouring nodes that lower the skew.',
-      { ...required, enum: UNSATISFIABLE_ACTIONS },
+      { ...required, enum: UNSATISFIABLE_ACTIONS, omitEmpty: false },
     ),
-    labelSelector: f(4, "meta/v1.LabelSelector", "Selects the pods counted in each domain."),
+    labelSelector: f(4, "meta/v1.LabelSelector", "Selects the pods counted in each domain.", {
+      pointer: true,
+    }),
     minDomains: f(
       5,
       "int32",
       'Least number of eligible domains; with fewer, the minimum count is taken as 0, so no domain gets more than maxSkew pods. Must be above 0 and requires "DoNotSchedule"; unset acts as 1.',
+      { pointer: true },
     ),
     nodeAffinityPolicy: f(
       6,
       "string",
       'Whether the pod\'s nodeAffinity and nodeSelector limit the nodes counted: "Honor" (the default; only matching nodes) or "Ignore" (all nodes).',
-      { enum: NODE_INCLUSION_POLICIES },
+      { enum: NODE_INCLUSION_POLICIES, pointer: true },
     ),
     nodeTaintsPolicy: f(
       7,
       "string",
       'Whether node taints limit the nodes counted: "Honor" (only untainted nodes and those whose taints the pod tolerates) or "Ignore" (all nodes, the default).',
-      { enum: NODE_INCLUSION_POLICIES },
+      { enum: NODE_INCLUSION_POLICIES, pointer: true },
     ),
     matchLabelKeys: f(
       8,
@@ -1146,7 +1263,10 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
     ),
   }),
   PodSchedulingGate: t("A gate that holds the pod back from scheduling while present.", {
-    name: f(1, "string", "Name of the gate, unique among the pod's gates.", required),
+    name: f(1, "string", "Name of the gate, unique among the pod's gates.", {
+      ...required,
+      omitEmpty: false,
+    }),
   }),
 
   // Pod networking and identity.
@@ -1173,25 +1293,30 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
   }),
   PodDNSConfigOption: t("One resolver option of a pod.", {
     name: f(1, "string", "Name of the option; required."),
-    value: f(2, "string", "Value of the option, if it takes one."),
+    value: f(2, "string", "Value of the option, if it takes one.", { pointer: true }),
   }),
   PodOS: t("The operating system a pod runs on.", {
     name: f(
       1,
       "string",
       'Name of the operating system: "linux" or "windows" today. Clients should treat unknown values as if the field were unset.',
-      required,
+      { ...required, omitEmpty: false },
     ),
   }),
   PodIP: t("One IP address of a pod.", {
     ip: f(1, "string", "An IPv4 or IPv6 address of the pod."),
   }),
   PodReadinessGate: t("A pod condition the pod's readiness also depends on.", {
-    conditionType: f(1, "string", "Type of the pod condition that must be true.", required),
+    conditionType: f(1, "string", "Type of the pod condition that must be true.", {
+      ...required,
+      omitEmpty: false,
+    }),
   }),
   PodCondition: t("One aspect of a pod's state and whether it holds.", {
-    type: f(1, "string", 'Kind of condition, such as "Ready" or "PodScheduled".'),
-    status: f(2, "string", 'Whether the condition holds: "True", "False" or "Unknown".'),
+    type: f(1, "string", 'Kind of condition, such as "Ready" or "PodScheduled".', { omitEmpty: false }),
+    status: f(2, "string", 'Whether the condition holds: "True", "False" or "Unknown".', {
+      omitEmpty: false,
+    }),
     lastProbeTime: f(3, "time", "When the condition was last checked."),
     lastTransitionTime: f(4, "time", "When the status last changed."),
     reason: f(5, "string", "One-word CamelCase reason for the last change."),

@@ -19,7 +19,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
   AWSElasticBlockStoreVolumeSource: t(
     "An existing Amazon EBS disk attached to the node and mounted into the pod. It must be in the node's availability zone and can be mounted read-write by one node only.",
     {
-      volumeID: f(1, "string", "The ID of the EBS volume to mount.", required),
+      volumeID: f(1, "string", "The ID of the EBS volume to mount.", { ...required, omitEmpty: false }),
       fsType: f(2, "string", FS_EXT4),
       partition: f(
         3,
@@ -30,40 +30,37 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
     },
   ),
   AzureDiskVolumeSource: t("An Azure data disk attached to the node and bind-mounted into the pod.", {
-    diskName: f(1, "string", "Name of the data disk in blob storage.", required),
-    diskURI: f(2, "string", "URI of the data disk in blob storage.", required),
+    diskName: f(1, "string", "Name of the data disk in blob storage.", { ...required, omitEmpty: false }),
+    diskURI: f(2, "string", "URI of the data disk in blob storage.", { ...required, omitEmpty: false }),
     cachingMode: f(
       3,
       "string",
       "Host caching to use for the disk: None, ReadOnly or ReadWrite (the default).",
-      {
-        enum: ["None", "ReadOnly", "ReadWrite"],
-      },
+      { enum: ["None", "ReadOnly", "ReadWrite"], pointer: true },
     ),
-    fsType: f(4, "string", FS_EXT4),
-    readOnly: f(5, "bool", READ_ONLY),
+    fsType: f(4, "string", FS_EXT4, { pointer: true }),
+    readOnly: f(5, "bool", READ_ONLY, { pointer: true }),
     kind: f(
       6,
       "string",
       "How the disk is provisioned: Shared (several blob disks share a storage account, the default), Dedicated (one blob disk per storage account) or Managed (an Azure managed disk).",
-      { enum: ["Dedicated", "Managed", "Shared"] },
+      { enum: ["Dedicated", "Managed", "Shared"], pointer: true },
     ),
   }),
   AzureFilePersistentVolumeSource: t(
     "An Azure Files share mounted on the node and bind-mounted into the pod, for a persistent volume.",
     {
-      secretName: f(
-        1,
-        "string",
-        "Name of the secret holding the Azure storage account name and key.",
-        required,
-      ),
-      shareName: f(2, "string", "Name of the Azure file share.", required),
+      secretName: f(1, "string", "Name of the secret holding the Azure storage account name and key.", {
+        ...required,
+        omitEmpty: false,
+      }),
+      shareName: f(2, "string", "Name of the Azure file share.", { ...required, omitEmpty: false }),
       readOnly: f(3, "bool", READ_ONLY),
       secretNamespace: f(
         4,
         "string",
         "Namespace of the secret holding the account credentials; when empty, the namespace of the pod is used.",
+        { pointer: true, omitEmpty: false },
       ),
     },
   ),
@@ -72,20 +69,23 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "string",
       "Name of the secret, in the pod's namespace, holding the Azure storage account name and key.",
-      required,
+      { ...required, omitEmpty: false },
     ),
-    shareName: f(2, "string", "Name of the Azure file share.", required),
+    shareName: f(2, "string", "Name of the Azure file share.", { ...required, omitEmpty: false }),
     readOnly: f(3, "bool", READ_ONLY),
   }),
   CSIPersistentVolumeSource: t(
     "A persistent volume served by an external Container Storage Interface (CSI) driver.",
     {
-      driver: f(1, "string", "Name of the CSI driver that serves the volume.", required),
+      driver: f(1, "string", "Name of the CSI driver that serves the volume.", {
+        ...required,
+        omitEmpty: false,
+      }),
       volumeHandle: f(
         2,
         "string",
         "The identifier the driver returned when it created the volume; passed back to the driver in every later call.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       readOnly: f(3, "bool", "Whether the driver should publish the volume read-only. Defaults to false."),
       fsType: f(4, "string", FS_ANY),
@@ -98,36 +98,45 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         6,
         "SecretReference",
         "Secret with sensitive data the driver needs to attach and detach the volume (controller publish and unpublish). Optional; every key of the secret is passed.",
+        { pointer: true },
       ),
       nodeStageSecretRef: f(
         7,
         "SecretReference",
         "Secret with sensitive data the driver needs to stage and unstage the volume on a node. Optional; every key of the secret is passed.",
+        { pointer: true },
       ),
       nodePublishSecretRef: f(
         8,
         "SecretReference",
         "Secret with sensitive data the driver needs to publish and unpublish the volume on a node. Optional; every key of the secret is passed.",
+        { pointer: true },
       ),
       controllerExpandSecretRef: f(
         9,
         "SecretReference",
         "Secret with sensitive data the driver needs to grow the volume on the controller side. Optional; every key of the secret is passed.",
+        { pointer: true },
       ),
       nodeExpandSecretRef: f(
         10,
         "SecretReference",
         "Secret with sensitive data the driver needs to grow the volume on the node. Optional; every key of the secret is passed.",
+        { pointer: true },
       ),
     },
   ),
   CSIVolumeSource: t("An inline volume provided by an external CSI driver for the lifetime of the pod.", {
-    driver: f(1, "string", "Name of the CSI driver, as registered in the cluster.", required),
-    readOnly: f(2, "bool", "Whether the volume is provided read-only. Defaults to false."),
+    driver: f(1, "string", "Name of the CSI driver, as registered in the cluster.", {
+      ...required,
+      omitEmpty: false,
+    }),
+    readOnly: f(2, "bool", "Whether the volume is provided read-only. Defaults to false.", { pointer: true }),
     fsType: f(
       3,
       "string",
       "File system to mount, such as ext4, xfs or ntfs. When empty, the driver picks its default.",
+      { pointer: true },
     ),
     volumeAttributes: f(
       4,
@@ -138,23 +147,26 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       5,
       "LocalObjectReference",
       "Secret, in the pod's namespace, with sensitive data the driver needs to publish and unpublish the volume. Optional; every key of the secret is passed.",
+      { pointer: true },
     ),
   }),
   CephFSPersistentVolumeSource: t(
     "A CephFS file system mounted for a persistent volume. No ownership management or SELinux relabeling is done.",
     {
-      monitors: f(1, "[]string", CEPH_MONITORS, required),
+      monitors: f(1, "[]string", CEPH_MONITORS, { ...required, omitEmpty: false }),
       path: f(2, "string", "Directory of the Ceph tree to mount as the root of the volume. Defaults to /."),
       user: f(3, "string", "The RADOS user to authenticate as. Defaults to admin."),
       secretFile: f(4, "string", "Path of the keyring file for the user. Defaults to /etc/ceph/user.secret."),
-      secretRef: f(5, "SecretReference", "Secret holding the user's key; overrides secretFile when set."),
+      secretRef: f(5, "SecretReference", "Secret holding the user's key; overrides secretFile when set.", {
+        pointer: true,
+      }),
       readOnly: f(6, "bool", READ_ONLY),
     },
   ),
   CephFSVolumeSource: t(
     "A CephFS file system mounted for the lifetime of the pod. No ownership management or SELinux relabeling is done.",
     {
-      monitors: f(1, "[]string", CEPH_MONITORS, required),
+      monitors: f(1, "[]string", CEPH_MONITORS, { ...required, omitEmpty: false }),
       path: f(2, "string", "Directory of the Ceph tree to mount as the root of the volume. Defaults to /."),
       user: f(3, "string", "The RADOS user to authenticate as. Defaults to admin."),
       secretFile: f(4, "string", "Path of the keyring file for the user. Defaults to /etc/ceph/user.secret."),
@@ -162,6 +174,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         5,
         "LocalObjectReference",
         "Secret, in the pod's namespace, holding the user's key; overrides secretFile when set.",
+        { pointer: true },
       ),
       readOnly: f(6, "bool", READ_ONLY),
     },
@@ -169,20 +182,23 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
   CinderPersistentVolumeSource: t(
     "An existing OpenStack Cinder volume, in the node's region, used as a persistent volume.",
     {
-      volumeID: f(1, "string", "ID of the Cinder volume.", required),
+      volumeID: f(1, "string", "ID of the Cinder volume.", { ...required, omitEmpty: false }),
       fsType: f(2, "string", FS_EXT4),
       readOnly: f(3, "bool", READ_ONLY),
-      secretRef: f(4, "SecretReference", "Optional secret with the parameters for connecting to OpenStack."),
+      secretRef: f(4, "SecretReference", "Optional secret with the parameters for connecting to OpenStack.", {
+        pointer: true,
+      }),
     },
   ),
   CinderVolumeSource: t("An existing OpenStack Cinder volume, in the node's region, mounted into the pod.", {
-    volumeID: f(1, "string", "ID of the Cinder volume.", required),
+    volumeID: f(1, "string", "ID of the Cinder volume.", { ...required, omitEmpty: false }),
     fsType: f(2, "string", FS_EXT4),
     readOnly: f(3, "bool", READ_ONLY),
     secretRef: f(
       4,
       "LocalObjectReference",
       "Optional secret, in the pod's namespace, with the parameters for connecting to OpenStack.",
+      { pointer: true },
     ),
   }),
   ConfigMapProjection: t(
@@ -194,7 +210,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         "[]KeyToPath",
         "Which keys to project and the relative path of each; when empty, every key becomes a file named after it. A listed key that is missing is an error unless optional is true.",
       ),
-      optional: f(4, "bool", "Allow the config map, or the listed keys, to be absent."),
+      optional: f(4, "bool", "Allow the config map, or the listed keys, to be absent.", { pointer: true }),
     },
   ),
   ConfigMapVolumeSource: t(
@@ -206,8 +222,10 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         "[]KeyToPath",
         "Which keys to project and the relative path of each; when empty, every key becomes a file named after it. A listed key that is missing is an error unless optional is true.",
       ),
-      defaultMode: f(3, "int32", `Default permissions of the files. ${MODE_BITS} Defaults to 0644.`),
-      optional: f(4, "bool", "Allow the config map, or the listed keys, to be absent."),
+      defaultMode: f(3, "int32", `Default permissions of the files. ${MODE_BITS} Defaults to 0644.`, {
+        pointer: true,
+      }),
+      optional: f(4, "bool", "Allow the config map, or the listed keys, to be absent.", { pointer: true }),
     },
   ),
   DownwardAPIProjection: t("Pod and container information projected as files into a projected volume.", {
@@ -220,28 +238,33 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "string",
         "Relative path of the file to create, UTF-8; it must not be absolute, contain a '..' element or start with '..'.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       fieldRef: f(
         2,
         "ObjectFieldSelector",
         "A field of the pod to write: its name, namespace, labels or annotations.",
+        { pointer: true },
       ),
       resourceFieldRef: f(
         3,
         "ResourceFieldSelector",
         "A resource limit or request of a container to write, such as limits.cpu or requests.memory.",
+        { pointer: true },
       ),
       mode: f(
         4,
         "int32",
         `Permissions of this file; when unset, the volume's defaultMode applies. ${MODE_BITS}`,
+        { pointer: true },
       ),
     },
   ),
   DownwardAPIVolumeSource: t("A volume of files holding information about the pod and its containers.", {
     items: f(1, "[]DownwardAPIVolumeFile", "The files to create, each with the information it holds."),
-    defaultMode: f(2, "int32", `Default permissions of the files. ${MODE_BITS} Defaults to 0644.`),
+    defaultMode: f(2, "int32", `Default permissions of the files. ${MODE_BITS} Defaults to 0644.`, {
+      pointer: true,
+    }),
   }),
   EmptyDirVolumeSource: t("A directory that starts empty and lives as long as the pod.", {
     medium: f(
@@ -253,6 +276,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       2,
       "quantity",
       "Most local storage the directory may use, also for memory-backed directories (where the pod's memory limits may cap it further). Unlimited when unset.",
+      { pointer: true },
     ),
   }),
   EphemeralVolumeSource: t(
@@ -262,12 +286,13 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "PersistentVolumeClaimTemplate",
         "Template of the claim to create, named <pod name>-<volume name> and owned by the pod. An existing claim of that name not owned by the pod is never used. Must be set.",
+        { pointer: true },
       ),
     },
   ),
   FCVolumeSource: t("A Fibre Channel disk attached to the node, mountable read-write by a single node.", {
     targetWWNs: f(1, "[]string", "World wide names of the Fibre Channel targets."),
-    lun: f(2, "int32", "Logical unit number of the target."),
+    lun: f(2, "int32", "Logical unit number of the target.", { pointer: true }),
     fsType: f(3, "string", FS_EXT4),
     readOnly: f(4, "bool", READ_ONLY),
     wwids: f(
@@ -279,7 +304,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
   FlexPersistentVolumeSource: t(
     "A persistent volume attached and mounted by an exec-based FlexVolume driver.",
     {
-      driver: f(1, "string", "Name of the FlexVolume driver to use.", required),
+      driver: f(1, "string", "Name of the FlexVolume driver to use.", { ...required, omitEmpty: false }),
       fsType: f(
         2,
         "string",
@@ -289,13 +314,14 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         3,
         "SecretReference",
         "Optional secret with sensitive data for the driver scripts; every key of the secret is passed to them.",
+        { pointer: true },
       ),
       readOnly: f(4, "bool", READ_ONLY),
       options: f(5, "{}string", "Extra options passed to the driver."),
     },
   ),
   FlexVolumeSource: t("A volume attached and mounted by an exec-based FlexVolume driver.", {
-    driver: f(1, "string", "Name of the FlexVolume driver to use.", required),
+    driver: f(1, "string", "Name of the FlexVolume driver to use.", { ...required, omitEmpty: false }),
     fsType: f(
       2,
       "string",
@@ -305,6 +331,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       3,
       "LocalObjectReference",
       "Optional secret, in the pod's namespace, with sensitive data for the driver scripts; every key of the secret is passed to them.",
+      { pointer: true },
     ),
     readOnly: f(4, "bool", READ_ONLY),
     options: f(5, "{}string", "Extra options passed to the driver."),
@@ -323,7 +350,10 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
   GCEPersistentDiskVolumeSource: t(
     "An existing Google Compute Engine persistent disk in the node's project and zone. It can be mounted read-write by one node or read-only by many.",
     {
-      pdName: f(1, "string", "Name of the persistent disk in Compute Engine.", required),
+      pdName: f(1, "string", "Name of the persistent disk in Compute Engine.", {
+        ...required,
+        omitEmpty: false,
+      }),
       fsType: f(2, "string", FS_EXT4),
       partition: f(
         3,
@@ -336,7 +366,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
   GitRepoVolumeSource: t(
     "A directory holding a clone of a git repository. Deprecated: clone the repository into an emptyDir from an init container instead.",
     {
-      repository: f(1, "string", "URL of the repository to clone.", required),
+      repository: f(1, "string", "URL of the repository to clone.", { ...required, omitEmpty: false }),
       revision: f(2, "string", "Commit hash to check out."),
       directory: f(
         3,
@@ -348,28 +378,38 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
   GlusterfsPersistentVolumeSource: t(
     "A GlusterFS volume used as a persistent volume. No ownership management or SELinux relabeling is done.",
     {
-      endpoints: f(1, "string", "Name of the Endpoints object listing the GlusterFS servers.", required),
-      path: f(2, "string", "Name of the GlusterFS volume.", required),
+      endpoints: f(1, "string", "Name of the Endpoints object listing the GlusterFS servers.", {
+        ...required,
+        omitEmpty: false,
+      }),
+      path: f(2, "string", "Name of the GlusterFS volume.", { ...required, omitEmpty: false }),
       readOnly: f(3, "bool", "Mount the GlusterFS volume read-only. Defaults to false."),
       endpointsNamespace: f(
         4,
         "string",
         "Namespace of the Endpoints object; when empty, the namespace of the bound claim is used.",
+        { pointer: true },
       ),
     },
   ),
   GlusterfsVolumeSource: t(
     "A GlusterFS volume mounted for the lifetime of the pod. No ownership management or SELinux relabeling is done.",
     {
-      endpoints: f(1, "string", "Name of the Endpoints object listing the GlusterFS servers.", required),
-      path: f(2, "string", "Name of the GlusterFS volume.", required),
+      endpoints: f(1, "string", "Name of the Endpoints object listing the GlusterFS servers.", {
+        ...required,
+        omitEmpty: false,
+      }),
+      path: f(2, "string", "Name of the GlusterFS volume.", { ...required, omitEmpty: false }),
       readOnly: f(3, "bool", "Mount the GlusterFS volume read-only. Defaults to false."),
     },
   ),
   HostPathVolumeSource: t(
     "A file or directory of the node's file system exposed to the pod. No ownership management or SELinux relabeling is done.",
     {
-      path: f(1, "string", "Path on the node; symbolic links are resolved.", required),
+      path: f(1, "string", "Path on the node; symbolic links are resolved.", {
+        ...required,
+        omitEmpty: false,
+      }),
       type: f(
         2,
         "string",
@@ -385,6 +425,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
             "FileOrCreate",
             "Socket",
           ],
+          pointer: true,
         },
       ),
     },
@@ -396,10 +437,10 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "string",
         "Address of the iSCSI target portal: an IP, or IP:port when the port is not the default (usually 860 or 3260).",
-        required,
+        { ...required, omitEmpty: false },
       ),
-      iqn: f(2, "string", "iSCSI qualified name of the target.", required),
-      lun: f(3, "int32", "Logical unit number of the target.", required),
+      iqn: f(2, "string", "iSCSI qualified name of the target.", { ...required, omitEmpty: false }),
+      lun: f(3, "int32", "Logical unit number of the target.", { ...required, omitEmpty: false }),
       iscsiInterface: f(
         4,
         "string",
@@ -414,11 +455,14 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       ),
       chapAuthDiscovery: f(8, "bool", "Use CHAP authentication for iSCSI discovery."),
       chapAuthSession: f(11, "bool", "Use CHAP authentication for iSCSI sessions."),
-      secretRef: f(10, "SecretReference", "Secret with the CHAP credentials of the target and initiator."),
+      secretRef: f(10, "SecretReference", "Secret with the CHAP credentials of the target and initiator.", {
+        pointer: true,
+      }),
       initiatorName: f(
         12,
         "string",
         "Custom initiator name. Together with iscsiInterface, a new interface named <target portal>:<volume name> is created.",
+        { pointer: true },
       ),
     },
   ),
@@ -427,10 +471,10 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "string",
       "Address of the iSCSI target portal: an IP, or IP:port when the port is not the default (usually 860 or 3260).",
-      required,
+      { ...required, omitEmpty: false },
     ),
-    iqn: f(2, "string", "iSCSI qualified name of the target.", required),
-    lun: f(3, "int32", "Logical unit number of the target.", required),
+    iqn: f(2, "string", "iSCSI qualified name of the target.", { ...required, omitEmpty: false }),
+    lun: f(3, "int32", "Logical unit number of the target.", { ...required, omitEmpty: false }),
     iscsiInterface: f(
       4,
       "string",
@@ -449,40 +493,47 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       10,
       "LocalObjectReference",
       "Secret, in the pod's namespace, with the CHAP credentials of the target and initiator.",
+      { pointer: true },
     ),
     initiatorName: f(
       12,
       "string",
       "Custom initiator name. Together with iscsiInterface, a new interface named <target portal>:<volume name> is created.",
+      { pointer: true },
     ),
   }),
   KeyToPath: t("Places the value of one key at a chosen path inside a volume.", {
-    key: f(1, "string", "The key whose value is written.", required),
+    key: f(1, "string", "The key whose value is written.", { ...required, omitEmpty: false }),
     path: f(
       2,
       "string",
       "Relative path of the file to write the value to; it must not be absolute, contain a '..' element or start with '..'.",
-      required,
+      { ...required, omitEmpty: false },
     ),
     mode: f(
       3,
       "int32",
       `Permissions of this file; when unset, the volume's defaultMode applies. ${MODE_BITS}`,
+      { pointer: true },
     ),
   }),
   LocalVolumeSource: t("Storage attached directly to one node, such as a disk, partition or directory.", {
-    path: f(1, "string", "Full path on the node of the directory or block device.", required),
+    path: f(1, "string", "Full path on the node of the directory or block device.", {
+      ...required,
+      omitEmpty: false,
+    }),
     fsType: f(
       2,
       "string",
       "File system to format a block device with, such as ext4, xfs or ntfs; ignored for directories. Chosen automatically when empty.",
+      { pointer: true },
     ),
   }),
   NFSVolumeSource: t(
     "An NFS export mounted for the lifetime of the pod. No ownership management or SELinux relabeling is done.",
     {
-      server: f(1, "string", "Host name or IP address of the NFS server.", required),
-      path: f(2, "string", "Path exported by the server.", required),
+      server: f(1, "string", "Host name or IP address of the NFS server.", { ...required, omitEmpty: false }),
+      path: f(2, "string", "Path exported by the server.", { ...required, omitEmpty: false }),
       readOnly: f(3, "bool", "Mount the export read-only. Defaults to false."),
     },
   ),
@@ -503,8 +554,10 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
     },
   ),
   PersistentVolumeClaimCondition: t("One aspect of a claim's state, such as an ongoing resize.", {
-    type: f(1, "string", "Kind of condition, such as Resizing or FileSystemResizePending."),
-    status: f(2, "string", "Whether the condition holds: True, False or Unknown."),
+    type: f(1, "string", "Kind of condition, such as Resizing or FileSystemResizePending.", {
+      omitEmpty: false,
+    }),
+    status: f(2, "string", "Whether the condition holds: True, False or Unknown.", { omitEmpty: false }),
     lastProbeTime: f(3, "time", "When the condition was last checked."),
     lastTransitionTime: f(4, "time", "When the status of the condition last changed."),
     reason: f(5, "string", "Short machine-readable reason for the last change, e.g. ResizeStarted."),
@@ -518,6 +571,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         4,
         "meta/v1.LabelSelector",
         "Only volumes whose labels match this selector are considered for binding.",
+        { pointer: true },
       ),
       resources: f(
         2,
@@ -525,22 +579,26 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         "Minimum resources the volume must provide, chiefly requests.storage. With volume expansion recovery enabled, the request may be lowered again but not below the size in status.",
       ),
       volumeName: f(3, "string", "Name of the persistent volume this claim is bound to, or should bind to."),
-      storageClassName: f(5, "string", "Name of the storage class the volume must come from."),
+      storageClassName: f(5, "string", "Name of the storage class the volume must come from.", {
+        pointer: true,
+      }),
       volumeMode: f(
         6,
         "string",
         "Whether a formatted file system (Filesystem, the default) or a raw block device (Block) is wanted.",
-        volumeModeEnum,
+        { ...volumeModeEnum, pointer: true },
       ),
       dataSource: f(
         7,
         "TypedLocalObjectReference",
         "An existing volume snapshot or claim to populate the new volume from, if the provisioner supports it. Kept in step with dataSourceRef when that has no namespace.",
+        { pointer: true },
       ),
       dataSourceRef: f(
         8,
         "TypedObjectReference",
         "The object to populate the new volume from: a claim, or any object of a non-core API group that an installed populator or provisioner handles. Unlike dataSource, disallowed values are errors rather than dropped, and the object may be in another namespace (alpha; then dataSource must be empty).",
+        { pointer: true },
       ),
     },
   ),
@@ -563,6 +621,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       6,
       "string",
       "Progress of a resize, such as ControllerExpansionInProgress or NodeExpansionFailed; empty once expansion completes. Alpha, behind RecoverVolumeExpansionFailure.",
+      { pointer: true },
     ),
   }),
   PersistentVolumeClaimTemplate: t("The claim an ephemeral volume creates for its pod.", {
@@ -575,13 +634,16 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       2,
       "PersistentVolumeClaimSpec",
       "Spec of the created claim, copied over as is; it accepts everything a claim's spec does.",
-      required,
+      { ...required, omitEmpty: false },
     ),
   }),
   PersistentVolumeClaimVolumeSource: t(
     "Mounts the volume bound to a claim in the pod's namespace; the actual storage is whatever that volume provides.",
     {
-      claimName: f(1, "string", "Name of the claim, in the pod's namespace.", required),
+      claimName: f(1, "string", "Name of the claim, in the pod's namespace.", {
+        ...required,
+        omitEmpty: false,
+      }),
       readOnly: f(2, "bool", "Mount the volume read-only. Defaults to false."),
     },
   ),
@@ -590,36 +652,55 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "GCEPersistentDiskVolumeSource",
       "A Google Compute Engine persistent disk attached to the node.",
+      { pointer: true },
     ),
     awsElasticBlockStore: f(
       2,
       "AWSElasticBlockStoreVolumeSource",
       "An Amazon EBS disk attached to the node.",
+      { pointer: true },
     ),
     hostPath: f(
       3,
       "HostPathVolumeSource",
       "A directory on the node itself; meant only for single-node testing, as it does not work across nodes.",
+      { pointer: true },
     ),
-    glusterfs: f(4, "GlusterfsPersistentVolumeSource", "A GlusterFS volume mounted on the node."),
-    nfs: f(5, "NFSVolumeSource", "An NFS export mounted on the node."),
-    rbd: f(6, "RBDPersistentVolumeSource", "A Ceph RADOS block device mounted on the node."),
-    iscsi: f(7, "ISCSIPersistentVolumeSource", "An iSCSI disk attached to the node."),
-    cinder: f(8, "CinderPersistentVolumeSource", "An OpenStack Cinder volume attached to the node."),
-    cephfs: f(9, "CephFSPersistentVolumeSource", "A CephFS file system mounted on the node."),
-    fc: f(10, "FCVolumeSource", "A Fibre Channel disk attached to the node."),
-    flocker: f(11, "FlockerVolumeSource", "A Flocker dataset; needs the Flocker control service."),
-    flexVolume: f(12, "FlexPersistentVolumeSource", "A volume handled by an exec-based FlexVolume driver."),
-    azureFile: f(13, "AzureFilePersistentVolumeSource", "An Azure Files share."),
-    vsphereVolume: f(14, "VsphereVirtualDiskVolumeSource", "A vSphere virtual disk."),
-    quobyte: f(15, "QuobyteVolumeSource", "A Quobyte volume."),
-    azureDisk: f(16, "AzureDiskVolumeSource", "An Azure data disk."),
-    photonPersistentDisk: f(17, "PhotonPersistentDiskVolumeSource", "A Photon Controller persistent disk."),
-    portworxVolume: f(18, "PortworxVolumeSource", "A Portworx volume."),
-    scaleIO: f(19, "ScaleIOPersistentVolumeSource", "A ScaleIO volume."),
-    local: f(20, "LocalVolumeSource", "Storage attached directly to a node; pair it with nodeAffinity."),
-    storageos: f(21, "StorageOSPersistentVolumeSource", "A StorageOS volume."),
-    csi: f(22, "CSIPersistentVolumeSource", "A volume served by an external CSI driver."),
+    glusterfs: f(4, "GlusterfsPersistentVolumeSource", "A GlusterFS volume mounted on the node.", {
+      pointer: true,
+    }),
+    nfs: f(5, "NFSVolumeSource", "An NFS export mounted on the node.", { pointer: true }),
+    rbd: f(6, "RBDPersistentVolumeSource", "A Ceph RADOS block device mounted on the node.", {
+      pointer: true,
+    }),
+    iscsi: f(7, "ISCSIPersistentVolumeSource", "An iSCSI disk attached to the node.", { pointer: true }),
+    cinder: f(8, "CinderPersistentVolumeSource", "An OpenStack Cinder volume attached to the node.", {
+      pointer: true,
+    }),
+    cephfs: f(9, "CephFSPersistentVolumeSource", "A CephFS file system mounted on the node.", {
+      pointer: true,
+    }),
+    fc: f(10, "FCVolumeSource", "A Fibre Channel disk attached to the node.", { pointer: true }),
+    flocker: f(11, "FlockerVolumeSource", "A Flocker dataset; needs the Flocker control service.", {
+      pointer: true,
+    }),
+    flexVolume: f(12, "FlexPersistentVolumeSource", "A volume handled by an exec-based FlexVolume driver.", {
+      pointer: true,
+    }),
+    azureFile: f(13, "AzureFilePersistentVolumeSource", "An Azure Files share.", { pointer: true }),
+    vsphereVolume: f(14, "VsphereVirtualDiskVolumeSource", "A vSphere virtual disk.", { pointer: true }),
+    quobyte: f(15, "QuobyteVolumeSource", "A Quobyte volume.", { pointer: true }),
+    azureDisk: f(16, "AzureDiskVolumeSource", "An Azure data disk.", { pointer: true }),
+    photonPersistentDisk: f(17, "PhotonPersistentDiskVolumeSource", "A Photon Controller persistent disk.", {
+      pointer: true,
+    }),
+    portworxVolume: f(18, "PortworxVolumeSource", "A Portworx volume.", { pointer: true }),
+    scaleIO: f(19, "ScaleIOPersistentVolumeSource", "A ScaleIO volume.", { pointer: true }),
+    local: f(20, "LocalVolumeSource", "Storage attached directly to a node; pair it with nodeAffinity.", {
+      pointer: true,
+    }),
+    storageos: f(21, "StorageOSPersistentVolumeSource", "A StorageOS volume.", { pointer: true }),
+    csi: f(22, "CSIPersistentVolumeSource", "A volume served by an external CSI driver.", { pointer: true }),
   }),
   PersistentVolumeSpec: t("What a persistent volume offers and how it may be used.", {
     capacity: f(1, "{}quantity", "Resources the volume provides, chiefly storage."),
@@ -634,7 +715,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       4,
       "ObjectReference",
       "The claim this volume is bound to; set once bound. The claim's volumeName is what finally decides the binding.",
-      { structType: "granular" },
+      { structType: "granular", pointer: true },
     ),
     persistentVolumeReclaimPolicy: f(
       5,
@@ -652,12 +733,13 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       8,
       "string",
       "Whether the volume carries a file system (Filesystem, the default) or stays a raw block device (Block).",
-      volumeModeEnum,
+      { ...volumeModeEnum, pointer: true },
     ),
     nodeAffinity: f(
       9,
       "VolumeNodeAffinity",
       "Nodes the volume can be reached from; pods using it are scheduled accordingly.",
+      { pointer: true },
     ),
   }),
   PersistentVolumeStatus: t("Observed state of a persistent volume.", {
@@ -670,11 +752,11 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
     reason: f(3, "string", "Short CamelCase reason for a failure, for tools and display."),
   }),
   PhotonPersistentDiskVolumeSource: t("A VMware Photon Controller persistent disk.", {
-    pdID: f(1, "string", "ID of the Photon Controller persistent disk.", required),
+    pdID: f(1, "string", "ID of the Photon Controller persistent disk.", { ...required, omitEmpty: false }),
     fsType: f(2, "string", FS_EXT4),
   }),
   PortworxVolumeSource: t("A Portworx volume.", {
-    volumeID: f(1, "string", "ID of the Portworx volume.", required),
+    volumeID: f(1, "string", "ID of the Portworx volume.", { ...required, omitEmpty: false }),
     fsType: f(
       2,
       "string",
@@ -685,8 +767,10 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
   ProjectedVolumeSource: t(
     "A volume that combines secrets, config maps, downward API data and service account tokens in one directory.",
     {
-      sources: f(1, "[]VolumeProjection", "The sources whose files are merged into the volume."),
-      defaultMode: f(2, "int32", `Default permissions of the files. ${MODE_BITS}`),
+      sources: f(1, "[]VolumeProjection", "The sources whose files are merged into the volume.", {
+        omitEmpty: false,
+      }),
+      defaultMode: f(2, "int32", `Default permissions of the files. ${MODE_BITS}`, { pointer: true }),
     },
   ),
   QuobyteVolumeSource: t(
@@ -696,9 +780,9 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "string",
         "Quobyte registry service(s) to use, as host:port, several separated by commas.",
-        required,
+        { ...required, omitEmpty: false },
       ),
-      volume: f(2, "string", "Name of an existing Quobyte volume.", required),
+      volume: f(2, "string", "Name of an existing Quobyte volume.", { ...required, omitEmpty: false }),
       readOnly: f(3, "bool", "Mount the Quobyte volume read-only. Defaults to false."),
       user: f(4, "string", "User to map volume access to. Defaults to the service account user."),
       group: f(5, "string", "Group to map volume access to. None by default."),
@@ -710,18 +794,20 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
     },
   ),
   RBDPersistentVolumeSource: t("A Ceph RADOS block device used as a persistent volume.", {
-    monitors: f(1, "[]string", CEPH_MONITORS, required),
-    image: f(2, "string", "Name of the RADOS image.", required),
+    monitors: f(1, "[]string", CEPH_MONITORS, { ...required, omitEmpty: false }),
+    image: f(2, "string", "Name of the RADOS image.", { ...required, omitEmpty: false }),
     fsType: f(3, "string", FS_EXT4),
     pool: f(4, "string", "RADOS pool of the image. Defaults to rbd."),
     user: f(5, "string", "RADOS user to authenticate as. Defaults to admin."),
     keyring: f(6, "string", "Path of the keyring for the user. Defaults to /etc/ceph/keyring."),
-    secretRef: f(7, "SecretReference", "Secret holding the user's key; overrides keyring when set."),
+    secretRef: f(7, "SecretReference", "Secret holding the user's key; overrides keyring when set.", {
+      pointer: true,
+    }),
     readOnly: f(8, "bool", READ_ONLY),
   }),
   RBDVolumeSource: t("A Ceph RADOS block device mounted for the lifetime of the pod.", {
-    monitors: f(1, "[]string", CEPH_MONITORS, required),
-    image: f(2, "string", "Name of the RADOS image.", required),
+    monitors: f(1, "[]string", CEPH_MONITORS, { ...required, omitEmpty: false }),
+    image: f(2, "string", "Name of the RADOS image.", { ...required, omitEmpty: false }),
     fsType: f(3, "string", FS_EXT4),
     pool: f(4, "string", "RADOS pool of the image. Defaults to rbd."),
     user: f(5, "string", "RADOS user to authenticate as. Defaults to admin."),
@@ -730,17 +816,18 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       7,
       "LocalObjectReference",
       "Secret, in the pod's namespace, holding the user's key; overrides keyring when set.",
+      { pointer: true },
     ),
     readOnly: f(8, "bool", READ_ONLY),
   }),
   ScaleIOPersistentVolumeSource: t("A Dell EMC ScaleIO volume used as a persistent volume.", {
-    gateway: f(1, "string", "Address of the ScaleIO API gateway.", required),
-    system: f(2, "string", "Name of the ScaleIO storage system.", required),
+    gateway: f(1, "string", "Address of the ScaleIO API gateway.", { ...required, omitEmpty: false }),
+    system: f(2, "string", "Name of the ScaleIO storage system.", { ...required, omitEmpty: false }),
     secretRef: f(
       3,
       "SecretReference",
       "Secret with the ScaleIO user's credentials; logging in fails without it.",
-      required,
+      { ...required, pointer: true, omitEmpty: false },
     ),
     sslEnabled: f(4, "bool", "Talk to the gateway over SSL. Defaults to false."),
     protectionDomain: f(5, "string", "ScaleIO protection domain of the storage."),
@@ -755,13 +842,13 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
     readOnly: f(10, "bool", READ_ONLY),
   }),
   ScaleIOVolumeSource: t("A Dell EMC ScaleIO volume mounted into the pod.", {
-    gateway: f(1, "string", "Address of the ScaleIO API gateway.", required),
-    system: f(2, "string", "Name of the ScaleIO storage system.", required),
+    gateway: f(1, "string", "Address of the ScaleIO API gateway.", { ...required, omitEmpty: false }),
+    system: f(2, "string", "Name of the ScaleIO storage system.", { ...required, omitEmpty: false }),
     secretRef: f(
       3,
       "LocalObjectReference",
       "Secret, in the pod's namespace, with the ScaleIO user's credentials; logging in fails without it.",
-      required,
+      { ...required, pointer: true, omitEmpty: false },
     ),
     sslEnabled: f(4, "bool", "Talk to the gateway over SSL. Defaults to false."),
     protectionDomain: f(5, "string", "ScaleIO protection domain of the storage."),
@@ -784,7 +871,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         "[]KeyToPath",
         "Which keys to project and the relative path of each; when empty, every key becomes a file named after it. A listed key that is missing is an error unless optional is true.",
       ),
-      optional: f(4, "bool", "Allow the secret, or the listed keys, to be absent."),
+      optional: f(4, "bool", "Allow the secret, or the listed keys, to be absent.", { pointer: true }),
     },
   ),
   SecretReference: t(
@@ -804,8 +891,10 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         "[]KeyToPath",
         "Which keys to project and the relative path of each; when empty, every key becomes a file named after it. A listed key that is missing is an error unless optional is true.",
       ),
-      defaultMode: f(3, "int32", `Default permissions of the files. ${MODE_BITS} Defaults to 0644.`),
-      optional: f(4, "bool", "Allow the secret, or the listed keys, to be absent."),
+      defaultMode: f(3, "int32", `Default permissions of the files. ${MODE_BITS} Defaults to 0644.`, {
+        pointer: true,
+      }),
+      optional: f(4, "bool", "Allow the secret, or the listed keys, to be absent.", { pointer: true }),
     },
   ),
   ServiceAccountTokenProjection: t(
@@ -820,13 +909,12 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         2,
         "int64",
         "Requested lifetime of the token in seconds; at least 600, default 3600. The kubelet renews the token once it is past 80% of its lifetime or older than 24 hours.",
+        { pointer: true },
       ),
-      path: f(
-        3,
-        "string",
-        "Where to write the token: a file path relative to where the volume is mounted.",
-        required,
-      ),
+      path: f(3, "string", "Where to write the token: a file path relative to where the volume is mounted.", {
+        ...required,
+        omitEmpty: false,
+      }),
     },
   ),
   StorageOSPersistentVolumeSource: t("A StorageOS volume used as a persistent volume.", {
@@ -846,6 +934,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       5,
       "ObjectReference",
       "Secret with the StorageOS API credentials; defaults are tried when unset.",
+      { pointer: true },
     ),
   }),
   StorageOSVolumeSource: t("A StorageOS volume mounted into the pod.", {
@@ -865,6 +954,7 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       5,
       "LocalObjectReference",
       "Secret, in the pod's namespace, with the StorageOS API credentials; defaults are tried when unset.",
+      { pointer: true },
     ),
   }),
   TypedLocalObjectReference: t(
@@ -874,9 +964,10 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
         1,
         "string",
         "API group of the object; empty means the core group. Needed for every kind outside the core group.",
+        { pointer: true, omitEmpty: false },
       ),
-      kind: f(2, "string", "Kind of the object.", required),
-      name: f(3, "string", "Name of the object.", required),
+      kind: f(2, "string", "Kind of the object.", { ...required, omitEmpty: false }),
+      name: f(3, "string", "Name of the object.", { ...required, omitEmpty: false }),
     },
     { structType: "atomic" },
   ),
@@ -885,17 +976,22 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
       1,
       "string",
       "API group of the object; empty means the core group. Needed for every kind outside the core group.",
+      { pointer: true, omitEmpty: false },
     ),
-    kind: f(2, "string", "Kind of the object.", required),
-    name: f(3, "string", "Name of the object.", required),
+    kind: f(2, "string", "Kind of the object.", { ...required, omitEmpty: false }),
+    name: f(3, "string", "Name of the object.", { ...required, omitEmpty: false }),
     namespace: f(
       4,
       "string",
       "Namespace of the object. A different namespace must grant access with a ReferenceGrant there (alpha, behind CrossNamespaceVolumeDataSource).",
+      { pointer: true },
     ),
   }),
   Volume: t("A named volume of a pod that its containers can mount.", {
-    name: f(1, "string", "Name of the volume: a DNS label, unique within the pod.", required),
+    name: f(1, "string", "Name of the volume: a DNS label, unique within the pod.", {
+      ...required,
+      omitEmpty: false,
+    }),
     volumeSource: f(
       2,
       "VolumeSource",
@@ -904,79 +1000,109 @@ export const CORE_V1_VOLUMES = pkg("core/v1", "k8s.io.api.core.v1", {
     ),
   }),
   VolumeNodeAffinity: t("Restricts the nodes from which a volume can be reached.", {
-    required: f(1, "NodeSelector", "Node constraints that must be satisfied."),
+    required: f(1, "NodeSelector", "Node constraints that must be satisfied.", { pointer: true }),
   }),
   VolumeProjection: t("One source of a projected volume; set exactly one member.", {
-    secret: f(1, "SecretProjection", "Entries of a secret."),
-    downwardAPI: f(2, "DownwardAPIProjection", "Information about the pod and its containers."),
-    configMap: f(3, "ConfigMapProjection", "Entries of a config map."),
-    serviceAccountToken: f(4, "ServiceAccountTokenProjection", "A token of the pod's service account."),
+    secret: f(1, "SecretProjection", "Entries of a secret.", { pointer: true }),
+    downwardAPI: f(2, "DownwardAPIProjection", "Information about the pod and its containers.", {
+      pointer: true,
+    }),
+    configMap: f(3, "ConfigMapProjection", "Entries of a config map.", { pointer: true }),
+    serviceAccountToken: f(4, "ServiceAccountTokenProjection", "A token of the pod's service account.", {
+      pointer: true,
+    }),
   }),
   VolumeSource: t("Where a pod volume's content comes from. Set at most one member.", {
     hostPath: f(
       1,
       "HostPathVolumeSource",
       "A file or directory of the node, exposed directly; for privileged system agents, rarely needed otherwise.",
+      { pointer: true },
     ),
-    emptyDir: f(2, "EmptyDirVolumeSource", "A scratch directory that lives as long as the pod."),
+    emptyDir: f(2, "EmptyDirVolumeSource", "A scratch directory that lives as long as the pod.", {
+      pointer: true,
+    }),
     gcePersistentDisk: f(
       3,
       "GCEPersistentDiskVolumeSource",
       "A Google Compute Engine persistent disk attached to the node.",
+      { pointer: true },
     ),
     awsElasticBlockStore: f(
       4,
       "AWSElasticBlockStoreVolumeSource",
       "An Amazon EBS disk attached to the node.",
+      { pointer: true },
     ),
     gitRepo: f(
       5,
       "GitRepoVolumeSource",
       "A clone of a git repository. Deprecated: clone from an init container into an emptyDir instead.",
+      { pointer: true },
     ),
-    secret: f(6, "SecretVolumeSource", "Files filled from a secret."),
-    nfs: f(7, "NFSVolumeSource", "An NFS export mounted for the pod's lifetime."),
-    iscsi: f(8, "ISCSIVolumeSource", "An iSCSI disk attached to the node."),
-    glusterfs: f(9, "GlusterfsVolumeSource", "A GlusterFS volume mounted for the pod's lifetime."),
+    secret: f(6, "SecretVolumeSource", "Files filled from a secret.", { pointer: true }),
+    nfs: f(7, "NFSVolumeSource", "An NFS export mounted for the pod's lifetime.", { pointer: true }),
+    iscsi: f(8, "ISCSIVolumeSource", "An iSCSI disk attached to the node.", { pointer: true }),
+    glusterfs: f(9, "GlusterfsVolumeSource", "A GlusterFS volume mounted for the pod's lifetime.", {
+      pointer: true,
+    }),
     persistentVolumeClaim: f(
       10,
       "PersistentVolumeClaimVolumeSource",
       "The volume bound to a claim in the pod's namespace.",
+      { pointer: true },
     ),
-    rbd: f(11, "RBDVolumeSource", "A Ceph RADOS block device mounted for the pod's lifetime."),
-    flexVolume: f(12, "FlexVolumeSource", "A volume handled by an exec-based FlexVolume driver."),
-    cinder: f(13, "CinderVolumeSource", "An OpenStack Cinder volume attached to the node."),
-    cephfs: f(14, "CephFSVolumeSource", "A CephFS file system mounted for the pod's lifetime."),
-    flocker: f(15, "FlockerVolumeSource", "A Flocker dataset; needs the Flocker control service."),
+    rbd: f(11, "RBDVolumeSource", "A Ceph RADOS block device mounted for the pod's lifetime.", {
+      pointer: true,
+    }),
+    flexVolume: f(12, "FlexVolumeSource", "A volume handled by an exec-based FlexVolume driver.", {
+      pointer: true,
+    }),
+    cinder: f(13, "CinderVolumeSource", "An OpenStack Cinder volume attached to the node.", {
+      pointer: true,
+    }),
+    cephfs: f(14, "CephFSVolumeSource", "A CephFS file system mounted for the pod's lifetime.", {
+      pointer: true,
+    }),
+    flocker: f(15, "FlockerVolumeSource", "A Flocker dataset; needs the Flocker control service.", {
+      pointer: true,
+    }),
     downwardAPI: f(
       16,
       "DownwardAPIVolumeSource",
       "Files holding information about the pod and its containers.",
+      { pointer: true },
     ),
-    fc: f(17, "FCVolumeSource", "A Fibre Channel disk attached to the node."),
-    azureFile: f(18, "AzureFileVolumeSource", "An Azure Files share."),
-    configMap: f(19, "ConfigMapVolumeSource", "Files filled from a config map."),
-    vsphereVolume: f(20, "VsphereVirtualDiskVolumeSource", "A vSphere virtual disk."),
-    quobyte: f(21, "QuobyteVolumeSource", "A Quobyte volume mounted for the pod's lifetime."),
-    azureDisk: f(22, "AzureDiskVolumeSource", "An Azure data disk."),
-    photonPersistentDisk: f(23, "PhotonPersistentDiskVolumeSource", "A Photon Controller persistent disk."),
+    fc: f(17, "FCVolumeSource", "A Fibre Channel disk attached to the node.", { pointer: true }),
+    azureFile: f(18, "AzureFileVolumeSource", "An Azure Files share.", { pointer: true }),
+    configMap: f(19, "ConfigMapVolumeSource", "Files filled from a config map.", { pointer: true }),
+    vsphereVolume: f(20, "VsphereVirtualDiskVolumeSource", "A vSphere virtual disk.", { pointer: true }),
+    quobyte: f(21, "QuobyteVolumeSource", "A Quobyte volume mounted for the pod's lifetime.", {
+      pointer: true,
+    }),
+    azureDisk: f(22, "AzureDiskVolumeSource", "An Azure data disk.", { pointer: true }),
+    photonPersistentDisk: f(23, "PhotonPersistentDiskVolumeSource", "A Photon Controller persistent disk.", {
+      pointer: true,
+    }),
     projected: f(
       26,
       "ProjectedVolumeSource",
       "Secrets, config maps, downward API data and tokens combined in one directory.",
+      { pointer: true },
     ),
-    portworxVolume: f(24, "PortworxVolumeSource", "A Portworx volume."),
-    scaleIO: f(25, "ScaleIOVolumeSource", "A ScaleIO volume."),
-    storageos: f(27, "StorageOSVolumeSource", "A StorageOS volume."),
-    csi: f(28, "CSIVolumeSource", "An inline volume provided by an external CSI driver."),
+    portworxVolume: f(24, "PortworxVolumeSource", "A Portworx volume.", { pointer: true }),
+    scaleIO: f(25, "ScaleIOVolumeSource", "A ScaleIO volume.", { pointer: true }),
+    storageos: f(27, "StorageOSVolumeSource", "A StorageOS volume.", { pointer: true }),
+    csi: f(28, "CSIVolumeSource", "An inline volume provided by an external CSI driver.", { pointer: true }),
     ephemeral: f(
       29,
       "EphemeralVolumeSource",
       "A volume from a storage class, created with the pod and deleted with it through a generated claim. Suits data needed only while the pod runs that still wants claim features such as snapshots or capacity tracking.",
+      { pointer: true },
     ),
   }),
   VsphereVirtualDiskVolumeSource: t("A vSphere virtual disk (VMDK).", {
-    volumePath: f(1, "string", "Path that identifies the VMDK.", required),
+    volumePath: f(1, "string", "Path that identifies the VMDK.", { ...required, omitEmpty: false }),
     fsType: f(2, "string", FS_EXT4),
     storagePolicyName: f(3, "string", "Name of the storage policy (SPBM profile) to apply."),
     storagePolicyID: f(4, "string", "ID of the storage policy (SPBM profile) named by storagePolicyName."),

@@ -5,12 +5,15 @@ export const EVENTS_V1 = pkg("events/v1", "k8s.io.api.events.v1", {
   Event: t(
     "A report that something happened to an object, usually a change of state. Events expire after a while and are best-effort information; do not build logic on their reasons or timing.",
     {
-      metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata: name, namespace, labels and so on."),
-      eventTime: f(2, "microTime", "When the event was first seen.", required),
+      metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata: name, namespace, labels and so on.", {
+        omitEmpty: false,
+      }),
+      eventTime: f(2, "microTime", "When the event was first seen.", { ...required, omitEmpty: false }),
       series: f(
         3,
         "EventSeries",
         "Counts and timing when the event keeps recurring; absent for a one-off event.",
+        { pointer: true },
       ),
       reportingController: f(
         4,
@@ -41,6 +44,7 @@ export const EVENTS_V1 = pkg("events/v1", "k8s.io.api.events.v1", {
         9,
         "core/v1.ObjectReference",
         "A second object involved, for example one created or deleted because of the regarding object.",
+        { pointer: true },
       ),
       note: f(
         10,
@@ -69,12 +73,15 @@ export const EVENTS_V1 = pkg("events/v1", "k8s.io.api.events.v1", {
   EventSeries: t(
     "Bookkeeping for an event that keeps happening over time; reporters decide how often to refresh it.",
     {
-      count: f(1, "int32", "How many times the event has occurred as of the last update.", required),
+      count: f(1, "int32", "How many times the event has occurred as of the last update.", {
+        ...required,
+        omitEmpty: false,
+      }),
       lastObservedTime: f(
         2,
         "microTime",
         "When the most recent occurrence was seen, as of the last update.",
-        required,
+        { ...required, omitEmpty: false },
       ),
     },
   ),

@@ -14,7 +14,7 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
       1,
       "string",
       'What identifies a flow: "ByUser" (the requesting user) or "ByNamespace" (the namespace of the object acted on).',
-      { ...required, enum: DISTINGUISHER_METHODS },
+      { ...required, enum: DISTINGUISHER_METHODS, omitEmpty: false },
     ),
   }),
   FlowSchema: t(
@@ -37,17 +37,19 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
       1,
       "PriorityLevelConfigurationReference",
       "The priority level that matching requests go to; when it does not exist, the schema is ignored and its status says so.",
-      required,
+      { ...required, omitEmpty: false },
     ),
     matchingPrecedence: f(
       2,
       "int32",
       "Orders the schemas that match a request: the lowest number wins. Between 1 and 10000; defaults to 1000.",
+      { omitEmpty: false },
     ),
     distinguisherMethod: f(
       3,
       "FlowDistinguisherMethod",
       "How matching requests are split into flows; when unset, all of them share one flow.",
+      { pointer: true },
     ),
     rules: f(
       4,
@@ -62,16 +64,18 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
     }),
   }),
   GroupSubject: t("Matches requests by a group of the requesting user.", {
-    name: f(1, "string", 'The group to match, or "*" for every group.', required),
+    name: f(1, "string", 'The group to match, or "*" for every group.', { ...required, omitEmpty: false }),
   }),
   LimitResponse: t("What a priority level does with requests it cannot run right away.", {
     type: f(
       1,
       "string",
       '"Queue" holds such requests in queues until they can run or a queue limit is hit; "Reject" turns them away at once.',
-      { ...required, enum: LIMIT_RESPONSE_TYPES },
+      { ...required, enum: LIMIT_RESPONSE_TYPES, omitEmpty: false },
     ),
-    queuing: f(2, "QueuingConfiguration", 'The queue settings; only allowed when type is "Queue".'),
+    queuing: f(2, "QueuingConfiguration", 'The queue settings; only allowed when type is "Queue".', {
+      pointer: true,
+    }),
   }),
   LimitedPriorityLevelConfiguration: t(
     "The limits of a Limited priority level: how many requests may run at once and what happens to the rest.",
@@ -80,17 +84,20 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
         1,
         "int32",
         "This level's share of the server's concurrency limit, which is divided among Limited levels in proportion to their shares (rounded up) to give the number of requests of this level that may run at once. Must be positive; defaults to 30.",
+        { omitEmpty: false },
       ),
       limitResponse: f(2, "LimitResponse", "What to do with requests that cannot run right away."),
       lendablePercent: f(
         3,
         "int32",
         "The percentage (0 to 100, default 0) of this level's nominal limit that other levels may borrow, rounded to whole seats.",
+        { pointer: true },
       ),
       borrowingLimitPercent: f(
         4,
         "int32",
         "The most this level may borrow from other levels, as a percentage of its own nominal limit (rounded to whole seats, and may exceed 100). Unset means no limit.",
+        { pointer: true },
       ),
     },
   ),
@@ -100,12 +107,13 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
       verbs: f(1, "[]string", 'Verbs to match, not empty; "*" (alone) matches every verb.', {
         ...set,
         ...required,
+        omitEmpty: false,
       }),
       nonResourceURLs: f(
         6,
         "[]string",
         'URL paths to match, not empty. An entry is an exact path or a prefix ending in "/*" ("/healthz/*" matches every per-component health check); "*" (alone) matches every path.',
-        { ...set, ...required },
+        { ...set, ...required, omitEmpty: false },
       ),
     },
   ),
@@ -116,7 +124,7 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
         1,
         "[]Subject",
         "The users, groups and service accounts covered; at least one. Listing both the authenticated and the unauthenticated system groups covers everyone.",
-        { ...atomic, ...required },
+        { ...atomic, ...required, omitEmpty: false },
       ),
       resourceRules: f(
         2,
@@ -140,19 +148,20 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
     message: f(5, "string", "Details about the last change, for people to read."),
   }),
   PriorityLevelConfigurationReference: t("Names the priority level a flow schema sends requests to.", {
-    name: f(1, "string", "Name of the PriorityLevelConfiguration.", required),
+    name: f(1, "string", "Name of the PriorityLevelConfiguration.", { ...required, omitEmpty: false }),
   }),
   PriorityLevelConfigurationSpec: t("Whether a priority level limits its requests, and the limits.", {
     type: f(
       1,
       "string",
       '"Exempt" requests are never limited or queued and take nothing from other levels; "Limited" requests are subject to limits and get a share of the server\'s capacity of their own.',
-      { ...required, enum: PRIORITY_LEVEL_TYPES },
+      { ...required, enum: PRIORITY_LEVEL_TYPES, omitEmpty: false },
     ),
     limited: f(
       2,
       "LimitedPriorityLevelConfiguration",
       'The limits of a Limited level; set exactly when type is "Limited".',
+      { pointer: true },
     ),
   }),
   PriorityLevelConfigurationStatus: t("The observed state of a priority level.", {
@@ -170,16 +179,19 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
       1,
       "int32",
       "How many queues the level has on each API server; positive, default 64. With 1, shuffle sharding and so the distinguisher method have no effect.",
+      { omitEmpty: false },
     ),
     handSize: f(
       2,
       "int32",
       "How many queues shuffle sharding deals to each flow, by hashing its identifier; a request joins the shortest of them. At most queues, and best kept much smaller so heavy flows cannot fill most queues. Default 8.",
+      { omitEmpty: false },
     ),
     queueLengthLimit: f(
       3,
       "int32",
       "The most requests that may wait in one queue at a time; more are rejected. Positive, default 50.",
+      { omitEmpty: false },
     ),
   }),
   ResourcePolicyRule: t(
@@ -188,16 +200,18 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
       verbs: f(1, "[]string", 'Verbs to match, not empty; "*" (alone) matches every verb.', {
         ...set,
         ...required,
+        omitEmpty: false,
       }),
       apiGroups: f(2, "[]string", 'API groups to match, not empty; "*" (alone) matches every group.', {
         ...set,
         ...required,
+        omitEmpty: false,
       }),
       resources: f(
         3,
         "[]string",
         'Resources to match, lowercase plural and optionally with a subresource (such as "nodes/status"), not empty; "*" (alone) matches every resource.',
-        { ...required, ...set },
+        { ...required, ...set, omitEmpty: false },
       ),
       clusterScope: f(
         4,
@@ -208,24 +222,28 @@ export const FLOWCONTROL_V1BETA2 = pkg("flowcontrol/v1beta2", "k8s.io.api.flowco
         5,
         "[]string",
         'Namespaces a namespaced request must target to match; "*" matches any namespace but not requests without one. May be empty only when clusterScope is true.',
-        set,
+        { ...set, omitEmpty: false },
       ),
     },
   ),
   ServiceAccountSubject: t("Matches requests made by service accounts.", {
-    namespace: f(1, "string", "Namespace of the service accounts.", required),
-    name: f(2, "string", 'Name of the service account, or "*" for every one in the namespace.', required),
+    namespace: f(1, "string", "Namespace of the service accounts.", { ...required, omitEmpty: false }),
+    name: f(2, "string", 'Name of the service account, or "*" for every one in the namespace.', {
+      ...required,
+      omitEmpty: false,
+    }),
   }),
   Subject: t("Matches who made a request: a user, a group or a service account.", {
     kind: f(1, "string", "Which of user, group and serviceAccount is set.", {
       ...required,
       enum: SUBJECT_KINDS,
+      omitEmpty: false,
     }),
-    user: f(2, "UserSubject", "Match by user name."),
-    group: f(3, "GroupSubject", "Match by group."),
-    serviceAccount: f(4, "ServiceAccountSubject", "Match by service account."),
+    user: f(2, "UserSubject", "Match by user name.", { pointer: true }),
+    group: f(3, "GroupSubject", "Match by group.", { pointer: true }),
+    serviceAccount: f(4, "ServiceAccountSubject", "Match by service account.", { pointer: true }),
   }),
   UserSubject: t("Matches requests by the requesting user's name.", {
-    name: f(1, "string", 'The user name to match, or "*" for every user.', required),
+    name: f(1, "string", 'The user name to match, or "*" for every user.', { ...required, omitEmpty: false }),
   }),
 });

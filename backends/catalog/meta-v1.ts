@@ -47,11 +47,13 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
       9,
       "time",
       "When the object is due to be removed, set by the server once graceful deletion is requested; removal waits until finalizers is empty. It may only move earlier. Read-only.",
+      { pointer: true },
     ),
     deletionGracePeriodSeconds: f(
       10,
       "int64",
       "Seconds the object is given to terminate gracefully, set together with deletionTimestamp; may only be reduced. Read-only.",
+      { pointer: true },
     ),
     labels: f(
       11,
@@ -97,6 +99,7 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
       4,
       "int64",
       "Estimated number of items after this page; left out when selectors make it unknown and when the list is complete.",
+      { pointer: true },
     ),
   }),
   LabelSelector: t(
@@ -112,12 +115,12 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
     STRUCT_ATOMIC,
   ),
   LabelSelectorRequirement: t("One expression relating a label to a set of values.", {
-    key: f(1, "string", "The label tested.", { ...required, ...mergeBy("key") }),
+    key: f(1, "string", "The label tested.", { ...required, ...mergeBy("key"), omitEmpty: false }),
     operator: f(
       2,
       "string",
       'How the label relates to the values: "In", "NotIn", "Exists" or "DoesNotExist".',
-      required,
+      { ...required, omitEmpty: false },
     ),
     values: f(
       3,
@@ -128,15 +131,18 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
   OwnerReference: t(
     "Identifies an object that owns this one. The owner is in the same namespace or is cluster-wide, so no namespace is given.",
     {
-      apiVersion: f(5, "string", "API version of the owner.", required),
-      kind: f(1, "string", "Kind of the owner.", required),
-      name: f(3, "string", "Name of the owner.", required),
-      uid: f(4, "string", "UID of the owner.", required),
-      controller: f(6, "bool", "True when the owner is the controller that manages this object."),
+      apiVersion: f(5, "string", "API version of the owner.", { ...required, omitEmpty: false }),
+      kind: f(1, "string", "Kind of the owner.", { ...required, omitEmpty: false }),
+      name: f(3, "string", "Name of the owner.", { ...required, omitEmpty: false }),
+      uid: f(4, "string", "UID of the owner.", { ...required, omitEmpty: false }),
+      controller: f(6, "bool", "True when the owner is the controller that manages this object.", {
+        pointer: true,
+      }),
       blockOwnerDeletion: f(
         7,
         "bool",
         "When true and the owner is deleted in the foreground, the owner stays until this reference is gone. Setting it needs permission to delete the owner. Defaults to false.",
+        { pointer: true },
       ),
     },
     STRUCT_ATOMIC,
@@ -153,9 +159,10 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
       4,
       "time",
       "When the entry was added, or last updated because the manager added or changed one of its fields; not updated when fields are only taken over by someone else.",
+      { pointer: true },
     ),
     fieldsType: f(6, "string", 'Format of the field set; "FieldsV1" is the only one.'),
-    fieldsV1: f(7, "fieldsV1", "The owned fields, in the FieldsV1 format."),
+    fieldsV1: f(7, "fieldsV1", "The owned fields, in the FieldsV1 format.", { pointer: true }),
     subresource: f(
       8,
       "string",
@@ -167,8 +174,11 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
       1,
       "string",
       "Kind of condition, in CamelCase, optionally prefixed with a domain (example.com/CamelCase); at most 316 characters.",
+      { omitEmpty: false },
     ),
-    status: f(2, "string", 'Whether the condition holds: "True", "False" or "Unknown".'),
+    status: f(2, "string", 'Whether the condition holds: "True", "False" or "Unknown".', {
+      omitEmpty: false,
+    }),
     observedGeneration: f(
       3,
       "int64",
@@ -178,13 +188,15 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
       4,
       "time",
       "When the status last changed, or failing that when the field itself last changed.",
+      { omitEmpty: false },
     ),
     reason: f(
       5,
       "string",
       "Non-empty CamelCase identifier for why the status last changed; the producer defines its values.",
+      { omitEmpty: false },
     ),
-    message: f(6, "string", "Human-readable detail on the last change; may be empty."),
+    message: f(6, "string", "Human-readable detail on the last change; may be empty.", { omitEmpty: false }),
   }),
   Status: t("The result of a call that returns no other object, such as an error or a deletion.", {
     metadata: f(1, "ListMeta", "Standard list metadata."),
@@ -199,6 +211,7 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
       5,
       "StatusDetails",
       "Additional data whose shape depends on the reason; not guaranteed to follow any schema.",
+      { pointer: true },
     ),
     code: f(6, "int32", "Suggested HTTP status code; 0 when not set."),
   }),
@@ -227,29 +240,33 @@ export const META_V1 = pkg("meta/v1", "k8s.io.apimachinery.pkg.apis.meta.v1", {
     ),
   }),
   Preconditions: t("Conditions an object must meet before an update or delete proceeds.", {
-    uid: f(1, "string", "UID the object must have."),
-    resourceVersion: f(2, "string", "Resource version the object must have."),
+    uid: f(1, "string", "UID the object must have.", { pointer: true }),
+    resourceVersion: f(2, "string", "Resource version the object must have.", { pointer: true }),
   }),
   DeleteOptions: t("Options for deleting an object.", {
     gracePeriodSeconds: f(
       1,
       "int64",
       "Seconds to wait before deleting, a non-negative number; 0 deletes at once, and when unset the kind's default applies.",
+      { pointer: true },
     ),
     preconditions: f(
       2,
       "Preconditions",
       "Conditions that must hold for the deletion to proceed; otherwise the call fails with 409 Conflict.",
+      { pointer: true },
     ),
     orphanDependents: f(
       3,
       "bool",
       "Deprecated, use propagationPolicy: true orphans dependents, false deletes them. Setting both is an error.",
+      { pointer: true },
     ),
     propagationPolicy: f(
       4,
       "string",
       'What happens to dependents: "Orphan" leaves them, "Background" deletes them afterwards, "Foreground" deletes them before the object. When unset, the finalizers and the kind\'s default decide. Cannot be combined with orphanDependents.',
+      { pointer: true },
     ),
     dryRun: f(
       5,

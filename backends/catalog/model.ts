@@ -40,6 +40,19 @@ export interface FieldOptions {
   readonly protoName?: string;
   /** A JSON value that may also be `null` (rare; upstream marks such fields nullable). */
   readonly nullable?: boolean;
+  /**
+   * Go fact: the field is a pointer (`*int32`, `*string`, `*metav1.Time`, `*PodSecurityContext`),
+   * so unset (nil) differs from the zero value: a zero on the Protobuf wire is kept. Fields without
+   * it are Go values, whose zero on the wire means unset. (`bytes` fields are Go `[]byte`, nil-able
+   * by their type; lists and maps are never pointers.) Read from upstream's 1.27 Go types.
+   */
+  readonly pointer?: boolean;
+  /**
+   * Go fact: `false` when the field's Go JSON tag lacks omitempty, so Go writes it even when empty
+   * (`""`, `0`, `false`, `null` for a nil pointer, list or map). Unset means omitempty. Read from
+   * upstream's 1.27 Go types; not given for inline fields nor inside types with `jsonAs`.
+   */
+  readonly omitEmpty?: boolean;
 }
 
 export interface FieldSpec extends FieldOptions {

@@ -17,19 +17,28 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
         3,
         "string",
         "How the path is compared: Exact (the whole path, case-sensitive), Prefix (element-wise on '/'-separated segments) or ImplementationSpecific (left to the ingress class).",
-        { required: true, enum: ["Exact", "ImplementationSpecific", "Prefix"] },
+        {
+          required: true,
+          enum: ["Exact", "ImplementationSpecific", "Prefix"],
+          pointer: true,
+          omitEmpty: false,
+        },
       ),
-      backend: f(2, "IngressBackend", "Where matching requests are sent.", required),
+      backend: f(2, "IngressBackend", "Where matching requests are sent.", { ...required, omitEmpty: false }),
     },
   ),
   HTTPIngressRuleValue: t("The HTTP paths of a rule, each pointing at a backend.", {
     paths: f(1, "[]HTTPIngressPath", "The paths this rule routes, each with its backend.", {
       ...atomic,
       ...required,
+      omitEmpty: false,
     }),
   }),
   IPBlock: t("A range of IP addresses in CIDR notation, minus some sub-ranges, used as a policy peer.", {
-    cidr: f(1, "string", 'The address range, such as "10.0.0.0/16" or "fd00::/64".', required),
+    cidr: f(1, "string", 'The address range, such as "10.0.0.0/16" or "fd00::/64".', {
+      ...required,
+      omitEmpty: false,
+    }),
     except: f(2, "[]string", "Sub-ranges, also in CIDR notation, to leave out; each must lie inside cidr."),
   }),
   Ingress: t(
@@ -51,11 +60,13 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
         4,
         "IngressServiceBackend",
         "A service to send traffic to; cannot be combined with resource.",
+        { pointer: true },
       ),
       resource: f(
         3,
         "core/v1.TypedLocalObjectReference",
         "Another object in the ingress's namespace that handles the traffic; cannot be combined with service.",
+        { pointer: true },
       ),
     },
   ),
@@ -73,19 +84,21 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
         1,
         "string",
         "API group of the referenced object; empty means the core group, and any other group must be named.",
-        { protoName: "aPIGroup" },
+        { protoName: "aPIGroup", pointer: true },
       ),
-      kind: f(2, "string", "Kind of the referenced object.", required),
-      name: f(3, "string", "Name of the referenced object.", required),
+      kind: f(2, "string", "Kind of the referenced object.", { ...required, omitEmpty: false }),
+      name: f(3, "string", "Name of the referenced object.", { ...required, omitEmpty: false }),
       scope: f(
         4,
         "string",
         'Whether the object is "Cluster"-scoped (the default) or lives in a "Namespace".',
+        { pointer: true, omitEmpty: false },
       ),
       namespace: f(
         5,
         "string",
         'Namespace of the referenced object; set it exactly when scope is "Namespace".',
+        { pointer: true },
       ),
     },
   ),
@@ -99,6 +112,7 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
       2,
       "IngressClassParametersReference",
       "A reference to a custom object with additional configuration for the controller, if it needs any.",
+      { pointer: true },
     ),
   }),
   IngressLoadBalancerIngress: t(
@@ -113,12 +127,13 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
     ingress: f(1, "[]IngressLoadBalancerIngress", "The entry points of the load balancer."),
   }),
   IngressPortStatus: t("The state of one port of an ingress load balancer.", {
-    port: f(1, "int32", "The port number."),
-    protocol: f(2, "string", "The port's protocol: TCP, UDP or SCTP."),
+    port: f(1, "int32", "The port number.", { omitEmpty: false }),
+    protocol: f(2, "string", "The port's protocol: TCP, UDP or SCTP.", { omitEmpty: false }),
     error: f(
       3,
       "string",
       "A problem with this port, if any, as a CamelCase reason; provider-specific reasons carry a domain prefix.",
+      { pointer: true },
     ),
   }),
   IngressRule: t("Routes requests for one host (or for every host) to backends according to a rule value.", {
@@ -135,10 +150,13 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
     ),
   }),
   IngressRuleValue: t("How requests that matched a rule's host are routed; only one kind may be set.", {
-    http: f(1, "HTTPIngressRuleValue", "HTTP routing by path."),
+    http: f(1, "HTTPIngressRuleValue", "HTTP routing by path.", { pointer: true }),
   }),
   IngressServiceBackend: t("A service and port used as an ingress backend.", {
-    name: f(1, "string", "Name of the service, which must be in the ingress's namespace.", required),
+    name: f(1, "string", "Name of the service, which must be in the ingress's namespace.", {
+      ...required,
+      omitEmpty: false,
+    }),
     port: f(2, "ServiceBackendPort", "The service port to use, by name or number; one of the two is needed."),
   }),
   IngressSpec: t("The routing an ingress asks for: rules, a fallback backend and TLS settings.", {
@@ -146,11 +164,13 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
       4,
       "string",
       "Name of the IngressClass whose controller should serve this ingress; preferred over the older class annotation.",
+      { pointer: true },
     ),
     defaultBackend: f(
       1,
       "IngressBackend",
       "Receives requests no rule matches; needed when there are no rules. Without it, unmatched requests are handled as the controller sees fit.",
+      { pointer: true },
     ),
     tls: f(
       2,
@@ -218,22 +238,32 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
         1,
         "meta/v1.LabelSelector",
         "Pods to match by label (an empty selector matches all), in the policy's namespace or in the namespaces namespaceSelector picks.",
+        { pointer: true },
       ),
       namespaceSelector: f(
         2,
         "meta/v1.LabelSelector",
         "Namespaces to match by label (an empty selector matches all); combined with podSelector when both are set.",
+        { pointer: true },
       ),
-      ipBlock: f(3, "IPBlock", "An IP range; when set, the two selectors must be left empty."),
+      ipBlock: f(3, "IPBlock", "An IP range; when set, the two selectors must be left empty.", {
+        pointer: true,
+      }),
     },
   ),
   NetworkPolicyPort: t("A port, or range of ports, and protocol that traffic must use.", {
-    protocol: f(1, "string", "The protocol to match: TCP (the default), UDP or SCTP.", { enum: PROTOCOLS }),
-    port: f(2, "intOrString", "A port number or a named pod port; when absent, every port matches."),
+    protocol: f(1, "string", "The protocol to match: TCP (the default), UDP or SCTP.", {
+      enum: PROTOCOLS,
+      pointer: true,
+    }),
+    port: f(2, "intOrString", "A port number or a named pod port; when absent, every port matches.", {
+      pointer: true,
+    }),
     endPort: f(
       3,
       "int32",
       "Last port of an inclusive range starting at port; needs a numeric port and must not be below it.",
+      { pointer: true },
     ),
   }),
   NetworkPolicySpec: t("The pods a network policy covers and the traffic it lets in and out.", {
@@ -241,7 +271,7 @@ export const NETWORKING_V1 = pkg("networking/v1", "k8s.io.api.networking.v1", {
       1,
       "meta/v1.LabelSelector",
       "Pods in this namespace the policy applies to; an empty selector picks them all. Policies selecting the same pod add up.",
-      required,
+      { ...required, omitEmpty: false },
     ),
     ingress: f(
       2,

@@ -17,13 +17,16 @@ export const NODE_V1 = pkg("node/v1", "k8s.io.api.node.v1", {
         2,
         "string",
         'The runtime handler the node\'s container runtime uses for pods of this class, such as "runc"; assumed to exist on every node. A lowercase DNS label that cannot be changed.',
-        required,
+        { ...required, omitEmpty: false },
       ),
-      overhead: f(3, "Overhead", "Resources charged to each pod of this class on top of its containers."),
+      overhead: f(3, "Overhead", "Resources charged to each pod of this class on top of its containers.", {
+        pointer: true,
+      }),
       scheduling: f(
         4,
         "Scheduling",
         "Constraints that place pods of this class on nodes that support it; when unset, every node is assumed to.",
+        { pointer: true },
       ),
     },
   ),

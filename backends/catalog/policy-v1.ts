@@ -10,7 +10,9 @@ export const POLICY_V1 = pkg("policy/v1", "k8s.io.api.policy.v1", {
     "A request to remove a pod from its node that is refused when it would break a disruption budget. Sent to a pod's eviction subresource.",
     {
       metadata: f(1, "meta/v1.ObjectMeta", "Names the pod to evict."),
-      deleteOptions: f(2, "meta/v1.DeleteOptions", "Options for the deletion the eviction performs."),
+      deleteOptions: f(2, "meta/v1.DeleteOptions", "Options for the deletion the eviction performs.", {
+        pointer: true,
+      }),
     },
   ),
   PodDisruptionBudget: t(
@@ -30,23 +32,25 @@ export const POLICY_V1 = pkg("policy/v1", "k8s.io.api.policy.v1", {
       1,
       "intOrString",
       'How many selected pods must remain available after an eviction, as a number or a percentage; "100%" blocks every voluntary eviction. Cannot be combined with maxUnavailable.',
+      { pointer: true },
     ),
     selector: f(
       2,
       "meta/v1.LabelSelector",
       "The pods the budget covers. Unset selects no pods; an empty selector selects every pod in the namespace.",
-      { patchStrategy: "replace" },
+      { patchStrategy: "replace", pointer: true },
     ),
     maxUnavailable: f(
       3,
       "intOrString",
       "How many selected pods may be unavailable after an eviction, as a number or a percentage; 0 blocks every voluntary eviction. Cannot be combined with minAvailable.",
+      { pointer: true },
     ),
     unhealthyPodEvictionPolicy: f(
       4,
       "string",
       'When running but not-yet-ready pods may be evicted. "IfHealthyBudget" (the default): only while the application has at least desiredHealthy healthy pods. "AlwaysAllow": at any time, budget or not. Ready pods always obey the budget.',
-      { enum: UNHEALTHY_POD_EVICTION_POLICIES },
+      { enum: UNHEALTHY_POD_EVICTION_POLICIES, pointer: true },
     ),
   }),
   PodDisruptionBudgetStatus: t("What the disruption controller last observed; may lag behind reality.", {
@@ -60,10 +64,10 @@ export const POLICY_V1 = pkg("policy/v1", "k8s.io.api.policy.v1", {
       "{}time",
       "Pods whose eviction the server has accepted but the controller has not yet seen deleted, by pod name, with the time of the eviction. Entries expire after a while; a large map hints at pods that fail to delete.",
     ),
-    disruptionsAllowed: f(3, "int32", "How many more pods may be disrupted right now."),
-    currentHealthy: f(4, "int32", "Selected pods that are healthy now."),
-    desiredHealthy: f(5, "int32", "The fewest healthy pods the budget accepts."),
-    expectedPods: f(6, "int32", "How many pods the budget counts in total."),
+    disruptionsAllowed: f(3, "int32", "How many more pods may be disrupted right now.", { omitEmpty: false }),
+    currentHealthy: f(4, "int32", "Selected pods that are healthy now.", { omitEmpty: false }),
+    desiredHealthy: f(5, "int32", "The fewest healthy pods the budget accepts.", { omitEmpty: false }),
+    expectedPods: f(6, "int32", "How many pods the budget counts in total.", { omitEmpty: false }),
     conditions: f(
       7,
       "[]meta/v1.Condition",

@@ -14,11 +14,12 @@ export const RBAC_V1 = pkg("rbac/v1", "k8s.io.api.rbac.v1", {
     "A named set of permission rules valid across the cluster, granted through RoleBindings or ClusterRoleBindings.",
     {
       metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata: name, labels, annotations and so on."),
-      rules: f(2, "[]PolicyRule", "The permissions this role grants."),
+      rules: f(2, "[]PolicyRule", "The permissions this role grants.", { omitEmpty: false }),
       aggregationRule: f(
         3,
         "AggregationRule",
         "When set, a controller fills and maintains `rules` from the matching ClusterRoles, overwriting manual edits.",
+        { pointer: true },
       ),
     },
   ),
@@ -29,18 +30,16 @@ export const RBAC_V1 = pkg("rbac/v1", "k8s.io.api.rbac.v1", {
       3,
       "RoleRef",
       "The ClusterRole being granted; requests are denied with an error if it cannot be found.",
-      required,
+      { ...required, omitEmpty: false },
     ),
   }),
   PolicyRule: t(
     "One permission: verbs allowed on some resources or non-resource paths, regardless of who or where.",
     {
-      verbs: f(
-        1,
-        "[]string",
-        "Actions allowed, such as get, list or create; `*` means every verb.",
-        required,
-      ),
+      verbs: f(1, "[]string", "Actions allowed, such as get, list or create; `*` means every verb.", {
+        ...required,
+        omitEmpty: false,
+      }),
       apiGroups: f(
         2,
         "[]string",
@@ -57,7 +56,7 @@ export const RBAC_V1 = pkg("rbac/v1", "k8s.io.api.rbac.v1", {
   ),
   Role: t("A named set of permission rules that applies within the Role's own namespace.", {
     metadata: f(1, "meta/v1.ObjectMeta", "The object's metadata: name, namespace, labels and so on."),
-    rules: f(2, "[]PolicyRule", "The permissions this role grants."),
+    rules: f(2, "[]PolicyRule", "The permissions this role grants.", { omitEmpty: false }),
   }),
   RoleBinding: t(
     "Grants a Role, or a ClusterRole, to subjects; the permissions apply only in the binding's namespace.",
@@ -68,16 +67,19 @@ export const RBAC_V1 = pkg("rbac/v1", "k8s.io.api.rbac.v1", {
         3,
         "RoleRef",
         "The Role in this namespace, or ClusterRole, being granted; requests are denied with an error if it cannot be found.",
-        required,
+        { ...required, omitEmpty: false },
       ),
     },
   ),
   RoleRef: t(
     "Identifies the role a binding grants.",
     {
-      apiGroup: f(1, "string", "API group of the role, normally the RBAC group.", required),
-      kind: f(2, "string", "Role or ClusterRole.", required),
-      name: f(3, "string", "Name of the role.", required),
+      apiGroup: f(1, "string", "API group of the role, normally the RBAC group.", {
+        ...required,
+        omitEmpty: false,
+      }),
+      kind: f(2, "string", "Role or ClusterRole.", { ...required, omitEmpty: false }),
+      name: f(3, "string", "Name of the role.", { ...required, omitEmpty: false }),
     },
     { structType: "atomic" },
   ),
@@ -88,14 +90,14 @@ export const RBAC_V1 = pkg("rbac/v1", "k8s.io.api.rbac.v1", {
         1,
         "string",
         "What sort of subject this is: User, Group or ServiceAccount. Unknown kinds make authorization fail.",
-        required,
+        { ...required, omitEmpty: false },
       ),
       apiGroup: f(
         2,
         "string",
         "API group of the subject: empty for ServiceAccount, the RBAC group for User and Group by default.",
       ),
-      name: f(3, "string", "Name of the user, group or service account.", required),
+      name: f(3, "string", "Name of the user, group or service account.", { ...required, omitEmpty: false }),
       namespace: f(4, "string", "Namespace of a ServiceAccount subject; must be empty for users and groups."),
     },
     { structType: "atomic" },

@@ -8,7 +8,7 @@ export const SCHEDULING_V1 = pkg("scheduling/v1", "k8s.io.api.scheduling.v1", {
       2,
       "int32",
       "The priority that pods naming this class receive; higher values are more important.",
-      required,
+      { ...required, omitEmpty: false },
     ),
     globalDefault: f(
       3,
@@ -20,7 +20,7 @@ export const SCHEDULING_V1 = pkg("scheduling/v1", "k8s.io.api.scheduling.v1", {
       5,
       "string",
       "Whether pods of this class may evict lower-priority pods: PreemptLowerPriority (the default) or Never.",
-      { enum: ["Never", "PreemptLowerPriority"] },
+      { enum: ["Never", "PreemptLowerPriority"], pointer: true },
     ),
   }),
 });

@@ -373,10 +373,12 @@ function envelope(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array
   return Buffer.concat([PROTOBUF_MAGIC, w.finish()]);
 }
 
-const groupKinds = KINDS.filter((k) => k.group !== "" && k.group !== "*");
+// The groups sampled by hand here; catalog-descriptors.test.ts round-trips a full sample of every kind.
+const SAMPLED_GROUPS = ["rbac.authorization", "authentication", "authorization"];
+const groupKinds = KINDS.filter((k) => SAMPLED_GROUPS.includes(k.group));
 
 describe("group kinds: round trips", () => {
-  it("covers every group kind the codec knows, in every version", () => {
+  it("covers every kind of the RBAC, authentication and authorization groups, in every version", () => {
     const samples = fullSamples(naming("kubernetes"));
     for (const k of groupKinds) {
       assert.ok(

@@ -1,6 +1,6 @@
-// The upstream Protobuf wire format of the kinds in
-// descriptors.ts: the 4-byte magic `k8s\0`, then a runtime.Unknown envelope whose typeMeta names
-// the kind and whose raw bytes are the object's message.
+// The upstream Protobuf wire format of the kinds in descriptors.ts (every kind of the built-in
+// catalog the gateway serves): the 4-byte magic `k8s\0`, then a runtime.Unknown envelope whose
+// typeMeta names the kind and whose raw bytes are the object's message.
 //
 // Decoding gives the JSON object a Go client would have sent as JSON for the same object (the
 // Go json encoding of the struct the bytes unmarshal into), so bodies of either encoding take
@@ -16,6 +16,7 @@ import {
   kindDescriptor,
   type MessageDescriptor,
   messageDescriptor,
+  type SpecialJson,
 } from "./descriptors.ts";
 
 /** Upstream's Protobuf media type, which clients send whatever the server's naming preset. */
@@ -203,7 +204,13 @@ function int64Value({ lo, hi }: { lo: number; hi: number }): number {
 }
 
 function expectedWireType(type: FieldType): number {
-  return type.kind === "scalar" && type.scalar !== "string" ? VARINT : LENGTH_DELIMITED;
+  if (type.kind !== "scalar" || type.scalar === "string") return LENGTH_DELIMITED;
+  return type.scalar === "double" ? FIXED64 : VARINT;
+}
+
+/** Repeated numbers may also arrive packed: one length-delimited run of values. */
+function packable(type: FieldType): boolean {
+  return type.kind === "scalar" && type.scalar !== "string";
 }
 
 function wireTypeName(wireType: number): string {
@@ -243,6 +250,12 @@ function scalarValue(reader: Reader, type: FieldType): unknown {
       return reader.varint64().lo | 0;
     case "int64":
       return int64Value(reader.varint64());
+    case "double": {
+      if (reader.end - reader.pos < 8) reader.fail("unexpected end of data in a double");
+      const value = Buffer.from(reader.buf.buffer, reader.buf.byteOffset + reader.pos, 8).readDoubleLE(0);
+      reader.pos += 8;
+      return value;
+    }
   }
 }
 
@@ -364,19 +377,49 @@ function messageJson(
       const object = decodeMessage(descriptor, bytes, path, ctx);
       return object.items ?? [];
     }
-    case "fieldsV1": {
+    case "fieldsV1":
+      return embeddedJson(decodeMessage(descriptor, bytes, path, ctx).Raw, path);
+    case "rawExtension":
+    case "json":
+      // Both write their raw bytes as the JSON value itself, `null` when there are none.
+      return embeddedJson(decodeMessage(descriptor, bytes, path, ctx).raw, path);
+    case "quantity": {
+      // A zero Quantity (nothing on the wire) is "0" in JSON.
+      const value = decodeMessage(descriptor, bytes, path, ctx).string;
+      return typeof value === "string" ? value : "0";
+    }
+    case "intOrString": {
       const object = decodeMessage(descriptor, bytes, path, ctx);
-      const raw = object.Raw;
-      if (typeof raw !== "string" || raw === "") return null;
-      const text = Buffer.from(raw, "base64").toString("utf8");
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new ProtobufDecodeError(`${path} does not hold valid JSON`, path);
-      }
+      const type = object.type ?? 0;
+      if (type === 0) return object.intVal ?? 0;
+      if (type === 1) return object.strVal ?? "";
+      throw new ProtobufDecodeError(`impossible IntOrString.Type ${String(type)} in ${path}`, path);
+    }
+    case "schemaOrArray": {
+      const object = decodeMessage(descriptor, bytes, path, ctx);
+      return object.jSONSchemas ?? object.schema ?? null;
+    }
+    case "schemaOrBool": {
+      const object = decodeMessage(descriptor, bytes, path, ctx);
+      return object.schema ?? object.allows === true;
+    }
+    case "schemaOrStringArray": {
+      const object = decodeMessage(descriptor, bytes, path, ctx);
+      return object.property ?? object.schema ?? null;
     }
     default:
       return decodeMessage(descriptor, bytes, path, ctx);
+  }
+}
+
+/** The JSON value that base64 `raw` bytes hold, or `null` when there are none. */
+function embeddedJson(raw: unknown, path: string): unknown {
+  if (typeof raw !== "string" || raw === "") return null;
+  const text = Buffer.from(raw, "base64").toString("utf8");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProtobufDecodeError(`${path} does not hold valid JSON`, path);
   }
 }
 
@@ -436,6 +479,12 @@ function decodeMessage(
     s.present = true;
     const expected = expectedWireType(f.type);
     const fieldPath = joinPath(path, f.name);
+    if (f.repeated && wireType === LENGTH_DELIMITED && expected !== LENGTH_DELIMITED && packable(f.type)) {
+      const packed = new Reader(reader.bytes(), fieldPath);
+      s.items ??= [];
+      while (packed.pos < packed.end) s.items.push(scalarValue(packed, f.type));
+      continue;
+    }
     if (wireType !== expected) {
       reader.fail(
         `wrong wire type ${wireTypeName(wireType)} for field ${descriptor.name.split(".").pop()}.${f.name} (${number}), expected ${wireTypeName(expected)}`,
@@ -479,7 +528,8 @@ function decodeMessage(
     if (f.type.kind === "map") {
       const entries = s?.entries;
       if (!entries || entries.size === 0) {
-        if (!f.omitEmpty) out[f.name] = {};
+        // Go leaves the map nil, which its JSON encoder writes as null.
+        if (!f.omitEmpty) out[f.name] = null;
         continue;
       }
       const map: Record<string, unknown> = {};
@@ -496,6 +546,15 @@ function decodeMessage(
         continue;
       }
       out[f.name] = items;
+      continue;
+    }
+    if (f.type.kind === "message" && f.inline) {
+      // An embedded struct: its fields are this object's (the path stays the parent's).
+      const sub = messageDescriptor(f.type.message);
+      Object.assign(
+        out,
+        decodeMessage(sub, s?.present ? concat(s.chunks ?? []) : new Uint8Array(0), path, ctx),
+      );
       continue;
     }
     if (f.type.kind === "message") {
@@ -738,6 +797,55 @@ function writeScalar(writer: Writer, f: FieldDescriptor, value: unknown, path: s
       if (type.scalar === "int32") writer.int32(value);
       else writer.int64(value);
       return;
+    case "double":
+      if (typeof value !== "number") throw typeError(path, "a number", value);
+      writer.uint32(tag(f.number, FIXED64)).double(value);
+      return;
+  }
+}
+
+/**
+ * The message form of a special JSON value (quantity, intOrString and the schema unions), as Go's
+ * JSON decoder fills the struct in; undefined when the value is unset.
+ */
+function specialFields(
+  special: SpecialJson,
+  value: unknown,
+  path: string,
+): Record<string, unknown> | undefined {
+  const unset = value === null || value === undefined;
+  switch (special) {
+    case "quantity":
+      // A zero Quantity is written as "0".
+      if (unset) return { string: "0" };
+      if (typeof value === "number") return { string: String(value) };
+      if (typeof value !== "string") throw typeError(path, "a quantity string", value);
+      return { string: value };
+    case "intOrString":
+      if (unset) return {};
+      if (typeof value === "number") {
+        if (!Number.isInteger(value)) throw typeError(path, "an integer or a string", value);
+        return { type: 0, intVal: value };
+      }
+      if (typeof value !== "string") throw typeError(path, "an integer or a string", value);
+      return { type: 1, strVal: value };
+    case "schemaOrArray":
+      if (unset) return undefined;
+      if (Array.isArray(value)) return { jSONSchemas: value };
+      if (!isObject(value)) throw typeError(path, "a schema or an array of schemas", value);
+      return { schema: value };
+    case "schemaOrBool":
+      if (unset) return {};
+      if (typeof value === "boolean") return { allows: value };
+      if (!isObject(value)) throw typeError(path, "a schema or a boolean", value);
+      return { allows: true, schema: value };
+    case "schemaOrStringArray":
+      if (unset) return undefined;
+      if (Array.isArray(value)) return { property: value };
+      if (!isObject(value)) throw typeError(path, "a schema or an array of strings", value);
+      return { schema: value };
+    default:
+      throw new ProtobufEncodeError(`${path}: internal: ${special} is not a struct-like special`, path);
   }
 }
 
@@ -764,10 +872,22 @@ function writeMessageField(
       }
       break;
     case "fieldsV1":
+    case "rawExtension":
+    case "json":
+      // The raw bytes are the JSON value itself; an unset value leaves them nil.
       if (value !== null && value !== undefined) {
         writer.uint32(tag(1, LENGTH_DELIMITED)).bytes(Buffer.from(JSON.stringify(value), "utf8"));
       }
       break;
+    case "quantity":
+    case "intOrString":
+    case "schemaOrArray":
+    case "schemaOrBool":
+    case "schemaOrStringArray": {
+      const fields = specialFields(descriptor.special, value, path);
+      if (fields) writeMessage(writer, descriptor, fields, path);
+      break;
+    }
     default:
       if (value !== null && value !== undefined && !isObject(value))
         throw typeError(path, "an object", value);
@@ -817,6 +937,11 @@ function writeMessage(
           writeMessageField(writer, f.number, messageDescriptor(type.message), item, itemPath);
         else writeScalar(writer, f, item ?? zeroValue(type), itemPath);
       });
+      continue;
+    }
+    if (type.kind === "message" && f.inline) {
+      // An embedded struct: its fields are read from this same object.
+      writeMessageField(writer, f.number, messageDescriptor(type.message), object, path);
       continue;
     }
     if (type.kind === "message") {

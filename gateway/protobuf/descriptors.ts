@@ -1,35 +1,27 @@
-// Message descriptors for the Kubernetes Protobuf wire format of the kinds the gateway serves,
-// written by hand from the upstream IDL facts (field names, numbers, types, repeated/map) and the
-// Go JSON tags; descriptor-model.ts explains what each field records. This file holds the core,
-// meta and runtime messages and the registry of every message and kind; the API groups have a
-// file each. A test cross-checks every entry against the upstream generated.proto files.
+// The registry of the message descriptors of the Kubernetes Protobuf wire format and of the kinds
+// that travel in it. Almost every message is generated from the built-in catalog
+// (catalog-descriptors.ts); written here by hand are only the messages the catalog models as
+// special scalars (Time, MicroTime, FieldsV1, Quantity, IntOrString, RawExtension) and the
+// runtime envelope. descriptor-model.ts explains what each field records. Tests cross-check every
+// entry against the upstream generated.proto files.
 import { type NamingPreset, naming } from "../../backends/naming/index.ts";
-import { AUTHENTICATION_KINDS, AUTHENTICATION_MESSAGES } from "./authentication-descriptors.ts";
-import { AUTHORIZATION_KINDS, AUTHORIZATION_MESSAGES } from "./authorization-descriptors.ts";
+import { catalogDescriptors } from "./catalog-descriptors.ts";
 import {
   BYTES,
-  bool,
-  bytesMap,
-  CORE_V1,
   field,
+  INTSTR,
   int32,
   int64,
   type KindDescriptor,
-  LIST_META,
-  list,
   META_V1,
   type MessageDescriptor,
   MICRO_TIME,
   msg,
-  msgs,
-  OBJECT_META,
+  RESOURCE,
   RUNTIME,
   str,
-  stringMap,
-  strings,
   TIME,
 } from "./descriptor-model.ts";
-import { RBAC_KINDS, RBAC_MESSAGES } from "./rbac-descriptors.ts";
 
 export type {
   FieldDescriptor,
@@ -45,16 +37,17 @@ export {
   AUTHENTICATION_V1BETA1,
   AUTHORIZATION_V1,
   CORE_V1,
+  INTSTR,
   META_V1,
   RBAC_V1,
+  RESOURCE,
   RUNTIME,
 } from "./descriptor-model.ts";
 
-const OBJECT_REFERENCE = `${CORE_V1}.ObjectReference`;
 const timestampFields = [int64("seconds", 1), int32("nanos", 2)];
 
-const MESSAGE_LIST: readonly MessageDescriptor[] = [
-  // runtime
+/** The messages behind the catalog's special scalars, and the envelope's. */
+const SPECIAL_MESSAGES: readonly MessageDescriptor[] = [
   { name: `${RUNTIME}.TypeMeta`, fields: [str("apiVersion", 1), str("kind", 2)] },
   {
     name: `${RUNTIME}.Unknown`,
@@ -65,213 +58,27 @@ const MESSAGE_LIST: readonly MessageDescriptor[] = [
       str("contentType", 4),
     ],
   },
-
-  // meta/v1
   {
-    name: OBJECT_META,
-    fields: [
-      str("name", 1),
-      str("generateName", 2),
-      str("namespace", 3),
-      str("selfLink", 4),
-      str("uid", 5),
-      str("resourceVersion", 6),
-      int64("generation", 7),
-      msg("creationTimestamp", 8, TIME),
-      msg("deletionTimestamp", 9, TIME, { pointer: true }),
-      int64("deletionGracePeriodSeconds", 10, { pointer: true }),
-      stringMap("labels", 11),
-      stringMap("annotations", 12),
-      msgs("ownerReferences", 13, `${META_V1}.OwnerReference`),
-      strings("finalizers", 14),
-      msgs("managedFields", 17, `${META_V1}.ManagedFieldsEntry`),
-    ],
-  },
-  {
-    name: `${META_V1}.OwnerReference`,
-    fields: [
-      str("apiVersion", 5, { omitEmpty: false }),
-      str("kind", 1, { omitEmpty: false }),
-      str("name", 3, { omitEmpty: false }),
-      str("uid", 4, { omitEmpty: false }),
-      bool("controller", 6, { pointer: true }),
-      bool("blockOwnerDeletion", 7, { pointer: true }),
-    ],
-  },
-  {
-    name: `${META_V1}.ManagedFieldsEntry`,
-    fields: [
-      str("manager", 1),
-      str("operation", 2),
-      str("apiVersion", 3),
-      msg("time", 4, TIME, { pointer: true }),
-      str("fieldsType", 6),
-      msg("fieldsV1", 7, `${META_V1}.FieldsV1`, { pointer: true }),
-      str("subresource", 8),
-    ],
+    name: `${RUNTIME}.RawExtension`,
+    fields: [field("raw", 1, BYTES, { pointer: true })],
+    special: "rawExtension",
   },
   { name: `${META_V1}.FieldsV1`, fields: [field("Raw", 1, BYTES, { pointer: true })], special: "fieldsV1" },
   { name: TIME, fields: timestampFields, special: "time" },
   { name: MICRO_TIME, fields: timestampFields, special: "microTime" },
+  { name: `${RESOURCE}.Quantity`, fields: [str("string", 1)], special: "quantity" },
   {
-    name: LIST_META,
-    fields: [
-      str("selfLink", 1),
-      str("resourceVersion", 2),
-      str("continue", 3),
-      int64("remainingItemCount", 4, { pointer: true }),
-    ],
+    name: `${INTSTR}.IntOrString`,
+    fields: [int64("type", 1), int32("intVal", 2), str("strVal", 3)],
+    special: "intOrString",
   },
-  {
-    name: `${META_V1}.DeleteOptions`,
-    fields: [
-      int64("gracePeriodSeconds", 1, { pointer: true }),
-      msg("preconditions", 2, `${META_V1}.Preconditions`, { pointer: true }),
-      bool("orphanDependents", 3, { pointer: true }),
-      str("propagationPolicy", 4, { pointer: true }),
-      strings("dryRun", 5),
-    ],
-  },
-  {
-    name: `${META_V1}.Preconditions`,
-    fields: [str("uid", 1, { pointer: true }), str("resourceVersion", 2, { pointer: true })],
-  },
-  {
-    name: `${META_V1}.Status`,
-    fields: [
-      msg("metadata", 1, LIST_META),
-      str("status", 2),
-      str("message", 3),
-      str("reason", 4),
-      msg("details", 5, `${META_V1}.StatusDetails`, { pointer: true }),
-      int32("code", 6),
-    ],
-  },
-  {
-    name: `${META_V1}.StatusDetails`,
-    fields: [
-      str("name", 1),
-      str("group", 2),
-      str("kind", 3),
-      str("uid", 6),
-      msgs("causes", 4, `${META_V1}.StatusCause`),
-      int32("retryAfterSeconds", 5),
-    ],
-  },
-  { name: `${META_V1}.StatusCause`, fields: [str("reason", 1), str("message", 2), str("field", 3)] },
-  {
-    name: `${META_V1}.LabelSelector`,
-    fields: [stringMap("matchLabels", 1), msgs("matchExpressions", 2, `${META_V1}.LabelSelectorRequirement`)],
-  },
-  {
-    name: `${META_V1}.LabelSelectorRequirement`,
-    fields: [
-      str("key", 1, { omitEmpty: false }),
-      str("operator", 2, { omitEmpty: false }),
-      strings("values", 3),
-    ],
-  },
-
-  // core/v1
-  {
-    name: `${CORE_V1}.Namespace`,
-    fields: [
-      msg("metadata", 1, OBJECT_META),
-      msg("spec", 2, `${CORE_V1}.NamespaceSpec`),
-      msg("status", 3, `${CORE_V1}.NamespaceStatus`),
-    ],
-  },
-  { name: `${CORE_V1}.NamespaceSpec`, fields: [strings("finalizers", 1)] },
-  {
-    name: `${CORE_V1}.NamespaceStatus`,
-    fields: [str("phase", 1), msgs("conditions", 2, `${CORE_V1}.NamespaceCondition`)],
-  },
-  {
-    name: `${CORE_V1}.NamespaceCondition`,
-    fields: [
-      str("type", 1, { omitEmpty: false }),
-      str("status", 2, { omitEmpty: false }),
-      msg("lastTransitionTime", 4, TIME),
-      str("reason", 5),
-      str("message", 6),
-    ],
-  },
-  {
-    name: `${CORE_V1}.ConfigMap`,
-    fields: [
-      msg("metadata", 1, OBJECT_META),
-      bool("immutable", 4, { pointer: true }),
-      stringMap("data", 2),
-      bytesMap("binaryData", 3),
-    ],
-  },
-  {
-    name: `${CORE_V1}.Secret`,
-    fields: [
-      msg("metadata", 1, OBJECT_META),
-      bool("immutable", 5, { pointer: true }),
-      bytesMap("data", 2),
-      stringMap("stringData", 4),
-      str("type", 3),
-    ],
-  },
-  {
-    name: `${CORE_V1}.ServiceAccount`,
-    fields: [
-      msg("metadata", 1, OBJECT_META),
-      msgs("secrets", 2, OBJECT_REFERENCE),
-      msgs("imagePullSecrets", 3, `${CORE_V1}.LocalObjectReference`),
-      bool("automountServiceAccountToken", 4, { pointer: true }),
-    ],
-  },
-  {
-    name: OBJECT_REFERENCE,
-    fields: [
-      str("kind", 1),
-      str("namespace", 2),
-      str("name", 3),
-      str("uid", 4),
-      str("apiVersion", 5),
-      str("resourceVersion", 6),
-      str("fieldPath", 7),
-    ],
-  },
-  { name: `${CORE_V1}.LocalObjectReference`, fields: [str("name", 1)] },
-  {
-    name: `${CORE_V1}.Event`,
-    fields: [
-      msg("metadata", 1, OBJECT_META),
-      msg("involvedObject", 2, OBJECT_REFERENCE),
-      str("reason", 3),
-      str("message", 4),
-      msg("source", 5, `${CORE_V1}.EventSource`),
-      msg("firstTimestamp", 6, TIME),
-      msg("lastTimestamp", 7, TIME),
-      int32("count", 8),
-      str("type", 9),
-      msg("eventTime", 10, MICRO_TIME),
-      msg("series", 11, `${CORE_V1}.EventSeries`, { pointer: true }),
-      str("action", 12),
-      msg("related", 13, OBJECT_REFERENCE, { pointer: true }),
-      str("reportingComponent", 14, { omitEmpty: false }),
-      str("reportingInstance", 15, { omitEmpty: false }),
-    ],
-  },
-  { name: `${CORE_V1}.EventSource`, fields: [str("component", 1), str("host", 2)] },
-  { name: `${CORE_V1}.EventSeries`, fields: [int32("count", 1), msg("lastObservedTime", 2, MICRO_TIME)] },
-  list(`${CORE_V1}.NamespaceList`, `${CORE_V1}.Namespace`),
-  list(`${CORE_V1}.ConfigMapList`, `${CORE_V1}.ConfigMap`),
-  list(`${CORE_V1}.SecretList`, `${CORE_V1}.Secret`),
-  list(`${CORE_V1}.ServiceAccountList`, `${CORE_V1}.ServiceAccount`),
-  list(`${CORE_V1}.EventList`, `${CORE_V1}.Event`),
 ];
+
+const generated = catalogDescriptors();
 
 /** Every descriptor by its fully qualified name. */
 export const MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map(
-  [...MESSAGE_LIST, ...RBAC_MESSAGES, ...AUTHENTICATION_MESSAGES, ...AUTHORIZATION_MESSAGES].map((m) => [
-    m.name,
-    m,
-  ]),
+  [...SPECIAL_MESSAGES, ...generated.messages].map((m) => [m.name, m]),
 );
 
 export function messageDescriptor(name: string): MessageDescriptor {
@@ -280,24 +87,8 @@ export function messageDescriptor(name: string): MessageDescriptor {
   return descriptor;
 }
 
-const CORE_KINDS = [
-  "Namespace",
-  "NamespaceList",
-  "ConfigMap",
-  "ConfigMapList",
-  "Secret",
-  "SecretList",
-  "ServiceAccount",
-  "ServiceAccountList",
-  "Event",
-  "EventList",
-];
-
 export const KINDS: readonly KindDescriptor[] = [
-  ...CORE_KINDS.map((kind) => ({ kind, group: "", version: "v1", message: `${CORE_V1}.${kind}` })),
-  ...RBAC_KINDS,
-  ...AUTHENTICATION_KINDS,
-  ...AUTHORIZATION_KINDS,
+  ...generated.kinds,
   // Upstream registers these in every group version (and in meta.k8s.io/v1).
   { kind: "DeleteOptions", group: "*", version: "*", message: `${META_V1}.DeleteOptions` },
   { kind: "Status", group: "*", version: "*", message: `${META_V1}.Status` },
@@ -312,8 +103,8 @@ const PRESETS: Record<NamingPreset, true> = { cluster: true, kubernetes: true };
  * `rbac.authorization.k8s.io/v1` whatever the server's preset); the caller checks the group
  * against the route, as it does for JSON bodies.
  */
-export function groupSpellings(prefix: string): readonly string[] {
-  if (prefix === "" || prefix === "*") return [prefix];
+export function groupSpellings(prefix: string, bare = false): readonly string[] {
+  if (prefix === "" || prefix === "*" || bare) return [prefix];
   return [...new Set(Object.keys(PRESETS).map((p) => naming(p as NamingPreset).group(prefix)))];
 }
 
@@ -322,18 +113,22 @@ const spellings = new Map<string, ReadonlySet<string>>();
 function servedIn(k: KindDescriptor, group: string, version: string): boolean {
   if (k.group === "*") return true;
   if (k.version !== version) return false;
-  let groups = spellings.get(k.group);
+  const key = k.bare ? `${k.group} bare` : k.group;
+  let groups = spellings.get(key);
   if (!groups) {
-    groups = new Set(groupSpellings(k.group));
-    spellings.set(k.group, groups);
+    groups = new Set(groupSpellings(k.group, k.bare));
+    spellings.set(key, groups);
   }
   return groups.has(group);
 }
+
+const KINDS_BY_NAME = new Map<string, KindDescriptor[]>();
+for (const k of KINDS) KINDS_BY_NAME.set(k.kind, [...(KINDS_BY_NAME.get(k.kind) ?? []), k]);
 
 /** The descriptor for an envelope's apiVersion and kind, if the gateway knows it. */
 export function kindDescriptor(apiVersion: string, kind: string): KindDescriptor | undefined {
   const slash = apiVersion.indexOf("/");
   const group = slash < 0 ? "" : apiVersion.slice(0, slash);
   const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-  return KINDS.find((k) => k.kind === kind && servedIn(k, group, version));
+  return (KINDS_BY_NAME.get(kind) ?? []).find((k) => servedIn(k, group, version));
 }

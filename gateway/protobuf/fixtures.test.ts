@@ -129,10 +129,14 @@ describe("kubectl request bodies", () => {
 
   it("a route without a Protobuf form refuses the token body by kind", () => {
     assert.throws(
-      () => decodeProtobuf(body(request("kubectl-1.33-create-token")), { apiVersion: "v1", kind: "Pod" }),
+      () =>
+        decodeProtobuf(body(request("kubectl-1.33-create-token")), {
+          apiVersion: "stable.example.com/v1",
+          kind: "CronTab",
+        }),
       (err: unknown) =>
         err instanceof ProtobufDecodeError &&
-        /kind "Pod" of version "v1" has no Protobuf form/.test(err.message),
+        /kind "CronTab" of version "stable.example.com\/v1" has no Protobuf form/.test(err.message),
     );
   });
 });

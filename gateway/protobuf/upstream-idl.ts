@@ -7,15 +7,40 @@ import protobuf from "protobufjs";
 
 const UPSTREAM = fileURLToPath(new URL("../../../shared/upstream/kubernetes-1.27/", import.meta.url));
 
+/** The IDL of every package the built-in catalog describes, and of the special messages. */
 export const IDL_FILES = [
-  "api/core/v1/generated.proto",
-  "api/rbac/v1/generated.proto",
-  "api/authentication/v1/generated.proto",
-  "api/authentication/v1beta1/generated.proto",
-  "api/authentication/v1alpha1/generated.proto",
-  "api/authorization/v1/generated.proto",
+  ...[
+    "core/v1",
+    "apps/v1",
+    "batch/v1",
+    "autoscaling/v1",
+    "autoscaling/v2",
+    "policy/v1",
+    "networking/v1",
+    "discovery/v1",
+    "coordination/v1",
+    "events/v1",
+    "node/v1",
+    "scheduling/v1",
+    "storage/v1",
+    "rbac/v1",
+    "certificates/v1",
+    "admissionregistration/v1",
+    "admissionregistration/v1alpha1",
+    "flowcontrol/v1beta2",
+    "flowcontrol/v1beta3",
+    "authentication/v1",
+    "authentication/v1beta1",
+    "authentication/v1alpha1",
+    "authorization/v1",
+  ].map((p) => `api/${p}/generated.proto`),
+  "apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto",
+  "kube-aggregator/pkg/apis/apiregistration/v1/generated.proto",
   "apimachinery/pkg/apis/meta/v1/generated.proto",
   "apimachinery/pkg/runtime/generated.proto",
+  "apimachinery/pkg/runtime/schema/generated.proto",
+  "apimachinery/pkg/api/resource/generated.proto",
+  "apimachinery/pkg/util/intstr/generated.proto",
 ];
 
 /**
