@@ -19,7 +19,7 @@ import {
 } from "../plugins/controllers/index.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { fileAuditLog } from "./audit/audit-stage.ts";
-import { accessGuard, registerNotFound } from "./authorization/index.ts";
+import { accessGuard, registerNotFound, verbAuthorizer } from "./authorization/index.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { startCrdRegistrar } from "./crd-registrar.ts";
 import { DiscoveryCache } from "./discovery/index.ts";
@@ -178,6 +178,7 @@ async function main(options: ServerOptions): Promise<void> {
       ["/pods/eviction", podEvictionAction(controlPlane.resources)],
     ]),
     ...(security.rbac ? { checkWrite: rbacEscalationCheck(naming, security.rbac, authorizer) } : {}),
+    authorizeVerb: verbAuthorizer(authorizer),
   });
 
   const app = createServer(tls, log);

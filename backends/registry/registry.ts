@@ -25,6 +25,12 @@ import type { JsonObject, Strategy } from "./strategy.ts";
 
 export interface WriteOptions {
   readonly dryRun?: boolean;
+  /**
+   * Runs on the object about to be written, after the kind's preparation and defaults and
+   * before validation, with the stored object it replaces (undefined on create): the field
+   * manager records ownership here, so that what it records is what is stored.
+   */
+  readonly track?: (object: JsonObject, old: JsonObject | undefined) => void;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -247,6 +253,7 @@ export class Registry {
       this.strategy.prepareForCreate?.(body);
       // Defaults again over what preparation reset, as upstream's read back from storage does.
       this.strategy.typed?.default(body);
+      options.track?.(body, undefined);
       this.#validateCreate(body, m);
       const name = m.name as string;
       await this.#allocate(this.strategy, body, undefined, name);
@@ -328,6 +335,7 @@ export class Registry {
       if (strategy.tracksGeneration) {
         m.generation = (om.generation ?? 1) + (specOf(object) !== specOf(old) ? 1 : 0);
       }
+      options.track?.(object, old);
       const causes = [
         ...validateObjectMetaUpdate(m, om, { requireResourceVersion: false }),
         ...(this.strategy.typed?.validateUpdate(object, old) ?? []),

@@ -8,4 +8,4 @@ export {
 export { requestAttributes } from "./attributes.ts";
 export { forbidden, forbiddenMessage } from "./forbidden.ts";
 export { type AccessGuard, accessGuard, registerNotFound } from "./guard.ts";
-export { authorizationStage } from "./stage.ts";
+export { authorizationStage, verbAuthorizer } from "./stage.ts";

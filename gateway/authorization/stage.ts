@@ -41,3 +41,22 @@ export function authorizationStage(authorizer: Authorizer, naming: Naming): Stag
     },
   };
 }
+
+/**
+ * The same question with another verb: a PATCH or PUT that creates its object needs `create`
+ * besides the verb it was authorized for. Throws the 403 a denial gets.
+ */
+export function verbAuthorizer(authorizer: Authorizer): (ctx: RequestContext, verb: string) => Promise<void> {
+  return async (ctx, verb) => {
+    if (!ctx.user || !ctx.info) throw errors.internal("no user found for the request");
+    const attributes = { ...requestAttributes(ctx.user, ctx.info), verb };
+    let result: AuthorizationResult;
+    try {
+      result = await authorizer.authorize(attributes);
+    } catch (err) {
+      ctx.req.log.warn({ err, authorizer: authorizer.name }, "authorizer failed");
+      result = { decision: "noOpinion", reason: "" };
+    }
+    if (result.decision !== "allow") throw forbidden(attributes, result.reason);
+  };
+}

@@ -19,8 +19,9 @@ import {
   transformResult,
   YamlSyntaxError,
 } from "../negotiation/index.ts";
-import { applyJsonPatch, JsonPatchError } from "../patch/json-patch.ts";
+import { applyJsonPatch } from "../patch/json-patch.ts";
 import { applyMergePatch } from "../patch/merge-patch.ts";
+import { applyStrategicMergePatch } from "../patch/strategic-merge.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import {
   decodeProtobuf,
@@ -271,6 +272,26 @@ export class Codec {
       throw errors.badRequest(`version ${version} of ${schema.plural} cannot be converted`);
   }
 
+  /** An object at the request's version in its stored form. */
+  toStorage(object: JsonObject, served: Resource, version: string): JsonObject {
+    return this.#toStorage(object, served, version);
+  }
+
+  /**
+   * A server-side apply body: a partial object at the request's version, YAML or JSON, with
+   * fieldValidation applied (unknown fields are refused, reported or dropped before the field
+   * manager sees them).
+   */
+  async readApply(ctx: RequestContext, served: Resource, version: string): Promise<JsonObject> {
+    const { value, duplicates } = this.#decodeBody(ctx, ["application/apply-patch+yaml"], "patch");
+    if (!isObject(value)) throw errors.badRequest("the apply body must be an object");
+    const metadata = value.metadata;
+    if (isObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null)
+      throw errors.badRequest("metadata.managedFields must be nil");
+    this.#fieldValidation(ctx, value, served, version, duplicates);
+    return value;
+  }
+
   /** A body at the request's version, as the storage version holds it. */
   #toStorage(object: JsonObject, served: Resource, version: string): JsonObject {
     const { schema } = served;
@@ -339,24 +360,30 @@ export class Codec {
     const stored = storageVersion(schema).name;
     // Patches are written against the version the request names.
     const base = schema.convert && version !== stored ? schema.convert(current, version) : current;
-    const result = this.applyValuePatch(type, base, patch);
+    const result =
+      type === "application/strategic-merge-patch+json"
+        ? this.#strategicPatch(base, patch, served, version)
+        : this.applyValuePatch(type, base, patch);
     if (!isObject(result)) throw errors.badRequest("the patched object is not a JSON object");
     this.#checkTypeMeta(result, served, version);
     return this.#toStorage(result, served, version);
   }
 
+  #strategicPatch(base: JsonObject, patch: unknown, served: Resource, version: string): JsonObject {
+    if (patch === null) return base;
+    if (!isObject(patch))
+      throw errors.badRequest(
+        `json: cannot unmarshal ${Array.isArray(patch) ? "array" : typeof patch} into Go value of type map[string]interface {}`,
+      );
+    const schema = served.schema.versions.find((v) => v.name === version)?.schema;
+    return applyStrategicMergePatch(base, patch, schema);
+  }
+
   /** A merge or JSON patch applied to any value, with patch errors as 400s. */
-  applyValuePatch(type: string, value: JsonObject, patch: unknown): unknown {
-    if (type === "application/merge-patch+json") {
-      if (!isObject(patch)) throw errors.badRequest("a merge patch must be a JSON object");
-      return applyMergePatch(value, patch);
-    }
-    try {
-      return applyJsonPatch(value, patch);
-    } catch (err) {
-      if (err instanceof JsonPatchError) throw errors.badRequest(err.message);
-      throw err;
-    }
+  applyValuePatch(type: string, value: JsonObject, patch: unknown, fieldValidation?: string): unknown {
+    const options = fieldValidation ? { fieldValidation } : {};
+    if (type === "application/merge-patch+json") return applyMergePatch(value, patch, options);
+    return applyJsonPatch(value, patch, options);
   }
 
   async readDeleteOptions(ctx: RequestContext): Promise<DeleteOptionsBody> {

@@ -10,6 +10,7 @@ import {
   parseLabelSelector,
 } from "../../backends/selection/index.ts";
 import { noteDeprecatedRequest } from "../deprecation.ts";
+import { fieldManagerFor, managerName, validateFieldManager } from "../fieldmanager/index.ts";
 import type { GatewayMetrics } from "../metrics.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
@@ -39,6 +40,11 @@ export interface HandlerEnv {
   readonly checkWrite?: (ctx: RequestContext, write: WriteCheck) => Promise<void>;
   /** Where requests to deprecated versions are counted. */
   readonly metrics?: GatewayMetrics;
+  /**
+   * Asks the authorizer about the request with another verb (a PATCH or PUT that creates
+   * needs `create` too); throws the 403 when it is not allowed.
+   */
+  readonly authorizeVerb?: (ctx: RequestContext, verb: string) => Promise<void>;
 }
 
 export interface WriteCheck {
@@ -56,7 +62,55 @@ const PATCH_TYPES = [
   "application/strategic-merge-patch+json",
   "application/apply-patch+yaml",
 ];
-const SUPPORTED_PATCH_TYPES = new Set(["application/json-patch+json", "application/merge-patch+json"]);
+const APPLY_PATCH = "application/apply-patch+yaml";
+const STRATEGIC_PATCH = "application/strategic-merge-patch+json";
+/** Custom resources have no patch strategies, so no strategic merge patch (upstream's 415). */
+const CUSTOM_PATCH_TYPES = ["application/json-patch+json", "application/merge-patch+json", APPLY_PATCH];
+
+/** The write's field manager name, checked as upstream checks its option structs. */
+function writeManager(
+  ctx: RequestContext,
+  env: HandlerEnv,
+  options: "CreateOptions" | "UpdateOptions" | "PatchOptions",
+  patchType?: string,
+): { manager: string; force: boolean } {
+  const param = query(ctx, "fieldManager");
+  const causes = validateFieldManager(param ?? "");
+  let force = false;
+  if (options === "PatchOptions") {
+    const raw = query(ctx, "force");
+    if (patchType !== APPLY_PATCH) {
+      if (raw !== undefined)
+        causes.unshift({
+          field: "force",
+          type: "FieldValueForbidden",
+          detail: "may not be specified for non-apply patch",
+        });
+    } else {
+      if (!param)
+        causes.unshift({
+          field: "fieldManager",
+          type: "FieldValueRequired",
+          detail: "is required for apply patch",
+        });
+      if (raw !== undefined && raw !== "true" && raw !== "false")
+        throw errors.badRequest(`invalid force parameter: "${raw}" is not a boolean`);
+      force = raw === "true";
+    }
+  }
+  if (causes.length > 0) throw errors.invalid({ group: env.naming.group("meta"), kind: options }, "", causes);
+  return { manager: managerName(param, ctx.req.headers["user-agent"]), force };
+}
+
+function sentManagedFields(object: JsonObject): unknown {
+  const m = object.metadata;
+  return typeof m === "object" && m !== null ? (m as JsonObject).managedFields : undefined;
+}
+
+/** Whether a served version has the built-in catalog's patch strategies. */
+function hasPatchStrategies(served: ServedResource, version: string): boolean {
+  return served.schema.versions.some((v) => v.name === version && v.catalogType !== undefined);
+}
 
 function query(ctx: RequestContext, name: string): string | undefined {
   return ctx.url.searchParams.get(name) ?? undefined;
@@ -225,8 +279,11 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     case "create": {
       if (!schema.verbs.includes("create")) throw errors.methodNotSupported(ref, "create");
       const body = await codec.readObject(ctx, served, info.apiVersion);
+      const { manager } = writeManager(ctx, env, "CreateOptions");
       if (ns) await checkNamespaceOpen(env, ns);
       const choice = codec.output(ctx, served, { list: false, stream: false });
+      const fields = fieldManagerFor(served, env.naming, info.apiVersion, subresource);
+      const sent = sentManagedFields(body);
       await env.checkWrite?.(ctx, {
         verb: "create",
         served,
@@ -235,18 +292,28 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
         object: body,
         old: undefined,
       });
-      const { object } = await registry.create(ns, body, { dryRun: dryRun(ctx) });
+      const { object } = await registry.create(ns, body, {
+        dryRun: dryRun(ctx),
+        track: (next, old) => fields.update(old, next, sent, manager),
+      });
       codec.sendObject(ctx, 201, object, choice, served);
       return;
     }
     case "update": {
       if (!schema.verbs.includes("update")) throw errors.methodNotSupported(ref, "update");
       const body = await codec.readObject(ctx, served, info.apiVersion);
+      const { manager } = writeManager(ctx, env, "UpdateOptions");
       const choice = codec.output(ctx, served, { list: false, stream: false });
+      const fields = fieldManagerFor(served, env.naming, info.apiVersion, subresource);
+      const sent = sentManagedFields(body);
       const { object, created } = await registry.update(
         ns,
         info.name,
         async (current) => {
+          if (!current) {
+            await env.authorizeVerb?.(ctx, "create");
+            if (ns) await checkNamespaceOpen(env, ns);
+          }
           const next = structuredClone(body);
           await env.checkWrite?.(ctx, {
             verb: current ? "update" : "create",
@@ -258,17 +325,53 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           });
           return next;
         },
-        { dryRun: dryRun(ctx), ...(subresource ? { subresource } : {}) },
+        {
+          dryRun: dryRun(ctx),
+          track: (next, old) => fields.update(old, next, sent, manager),
+          ...(subresource ? { subresource } : {}),
+        },
       );
       codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
       return;
     }
     case "patch": {
       if (!schema.verbs.includes("patch")) throw errors.methodNotSupported(ref, "patch");
+      const strategic = hasPatchStrategies(served, info.apiVersion);
       const type = codec.patchType(ctx, PATCH_TYPES);
-      if (!SUPPORTED_PATCH_TYPES.has(type)) throw errors.unsupportedMediaType([...SUPPORTED_PATCH_TYPES]);
-      const patch = await codec.readPatch(ctx, type);
+      if (type === STRATEGIC_PATCH && !strategic) throw errors.unsupportedMediaType(CUSTOM_PATCH_TYPES);
+      const { manager, force } = writeManager(ctx, env, "PatchOptions", type);
+      const fields = fieldManagerFor(served, env.naming, info.apiVersion, subresource);
       const choice = codec.output(ctx, served, { list: false, stream: false });
+      const options = { dryRun: dryRun(ctx), ...(subresource ? { subresource } : {}) };
+      if (type === APPLY_PATCH) {
+        const config = await codec.readApply(ctx, served, info.apiVersion);
+        const { object, created } = await registry.update(
+          ns,
+          info.name,
+          async (current) => {
+            if (!current) {
+              await env.authorizeVerb?.(ctx, "create");
+              if (ns) await checkNamespaceOpen(env, ns);
+            }
+            const applied = fields.apply(current, structuredClone(config), manager, force);
+            const next = codec.toStorage(applied, served, info.apiVersion);
+            await env.checkWrite?.(ctx, {
+              verb: current ? "update" : "create",
+              served,
+              namespace: ns,
+              subresource,
+              object: next,
+              old: current ? structuredClone(current) : undefined,
+            });
+            return next;
+          },
+          { ...options, createIfMissing: !subresource },
+        );
+        codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
+        return;
+      }
+      const patch = await codec.readPatch(ctx, type);
+      let sent: unknown;
       const { object, created } = await registry.update(
         ns,
         info.name,
@@ -276,6 +379,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           if (!current) throw registry.notFound(info.name);
           const old = structuredClone(current);
           const next = await codec.applyPatch(type, current, patch, served, info.apiVersion);
+          sent = sentManagedFields(next);
           await env.checkWrite?.(ctx, {
             verb: "update",
             served,
@@ -286,7 +390,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           });
           return next;
         },
-        { dryRun: dryRun(ctx), createIfMissing: false, ...(subresource ? { subresource } : {}) },
+        { ...options, createIfMissing: false, track: (next, old) => fields.update(old, next, sent, manager) },
       );
       codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
       return;

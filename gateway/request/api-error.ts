@@ -15,6 +15,8 @@ import {
   RegistryError,
 } from "../../backends/registry/index.ts";
 import { SelectorParseError } from "../../backends/selection/index.ts";
+import { ApplyConflictError, FieldManagerError } from "../fieldmanager/errors.ts";
+import { PatchError } from "../patch/patch-error.ts";
 
 export type StatusReason =
   | "BadRequest"
@@ -233,6 +235,15 @@ export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiE
         return errors.methodNotSupported(r, err.message);
     }
   }
+  if (err instanceof ApplyConflictError)
+    return new ApiError(409, "Conflict", err.message, { causes: err.causes() });
+  if (err instanceof FieldManagerError) return errors.badRequest(err.message);
+  if (err instanceof PatchError)
+    return err.status === 422
+      ? new ApiError(422, "Invalid", err.message, {})
+      : err.status === 413
+        ? new ApiError(413, "RequestEntityTooLarge", err.message)
+        : errors.badRequest(err.message);
   if (err instanceof InvalidRequestError) return errors.badRequest(err.message);
   if (err instanceof SelectorParseError) return errors.badRequest(err.message);
   if (err instanceof ExpiredError) return errors.expired(err.message, err.continueToken);
