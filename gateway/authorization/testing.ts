@@ -17,6 +17,7 @@ import { registerOpenApi } from "../openapi-routes.ts";
 import { type Authority, createAuthority, issueCertificate } from "../pki/certificates.ts";
 import { createServer } from "../server.ts";
 import { accessGuard, registerNotFound } from "./guard.ts";
+import { verbAuthorizer } from "./stage.ts";
 
 export interface TestResponse {
   readonly status: number;
@@ -30,7 +31,7 @@ export interface TestClient {
   call(
     method: string,
     path: string,
-    options?: { headers?: Record<string, string | string[]>; body?: unknown },
+    options?: { headers?: Record<string, string | string[]>; body?: unknown; raw?: string },
   ): Promise<TestResponse>;
 }
 
@@ -93,6 +94,7 @@ export async function startAccessGateway(options: {
         codec: new Codec(naming),
         watchListEnabled: false,
         protectedNamespaces: plane.protectedNamespaces,
+        authorizeVerb: verbAuthorizer(options.authorizer),
       },
     }),
   );
@@ -113,21 +115,22 @@ export async function startAccessGateway(options: {
     });
     agents.push(agent);
     return {
-      async call(method, path, { headers = {}, body } = {}) {
+      async call(method, path, { headers = {}, body, raw } = {}) {
+        const text = raw ?? (body === undefined ? undefined : JSON.stringify(body));
         const res = await request(`${server}${path}`, {
           method: method as "GET",
-          headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          headers: text === undefined ? headers : { "content-type": "application/json", ...headers },
+          ...(text === undefined ? {} : { body: text }),
           dispatcher: agent,
         });
-        const text = await res.body.text();
+        const answer = await res.body.text();
         let parsed: unknown;
         try {
-          parsed = text ? JSON.parse(text) : undefined;
+          parsed = answer ? JSON.parse(answer) : undefined;
         } catch {
           parsed = undefined;
         }
-        return { status: res.statusCode, headers: res.headers, text, body: parsed };
+        return { status: res.statusCode, headers: res.headers, text: answer, body: parsed };
       },
     };
   };

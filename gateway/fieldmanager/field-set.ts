@@ -359,7 +359,8 @@ function parseJson(text: string, key: string): unknown {
   } catch {
     throw new FieldSetError(`invalid JSON in ${key}`);
   }
-  if (valueDepth(v, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH) throw new FieldSetError(`value nested too deeply in ${key}`);
+  if (valueDepth(v, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH)
+    throw new FieldSetError(`value nested too deeply in ${key}`);
   return v;
 }
 
@@ -474,7 +475,12 @@ function combine(a: SetNode, b: SetNode, mode: Mode): SetNode {
     let i = 0;
     let j = 0;
     while (i < xc.length || j < yc.length) {
-      const c = i >= xc.length ? 1 : j >= yc.length ? -1 : comparePathElements((xc[i] as Child).pe, (yc[j] as Child).pe);
+      const c =
+        i >= xc.length
+          ? 1
+          : j >= yc.length
+            ? -1
+            : comparePathElements((xc[i] as Child).pe, (yc[j] as Child).pe);
       if (c < 0) {
         const e = xc[i++] as Child;
         if (mode === "intersection") continue;
@@ -496,7 +502,8 @@ function combine(a: SetNode, b: SetNode, mode: Mode): SetNode {
     // Children were created after their parents: backwards, every subtree is settled first.
     for (let k = created.length - 1; k >= 0; k--) {
       const n = created[k] as SetNode;
-      if (n.children.some((c) => nodeEmpty(c.node))) n.children = n.children.filter((c) => !nodeEmpty(c.node));
+      if (n.children.some((c) => nodeEmpty(c.node)))
+        n.children = n.children.filter((c) => !nodeEmpty(c.node));
     }
   }
   return root;
@@ -590,7 +597,8 @@ export class FieldSet {
         try {
           pe = parsePathElement(k);
         } catch (err) {
-          if (err instanceof FieldSetError) throw new FieldSetError(`parsing key as path element: ${err.message}`);
+          if (err instanceof FieldSetError)
+            throw new FieldSetError(`parsing key as path element: ${err.message}`);
           throw err;
         }
         // Element kinds from a later version are dropped, as upstream does.
@@ -629,7 +637,11 @@ export class FieldSet {
       const ch = n.children;
       while (i < m.length || j < ch.length) {
         const c =
-          i >= m.length ? 1 : j >= ch.length ? -1 : comparePathElements(m[i] as PathElement, (ch[j] as Child).pe);
+          i >= m.length
+            ? 1
+            : j >= ch.length
+              ? -1
+              : comparePathElements(m[i] as PathElement, (ch[j] as Child).pe);
         if (c < 0) {
           obj[serializePathElement(m[i++] as PathElement)] = {};
           continue;
