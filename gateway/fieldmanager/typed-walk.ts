@@ -150,8 +150,10 @@ export function compare(lhs: unknown, rhs: unknown, schema: Schema): Comparison 
   const removed = FieldSet.empty();
   const walk = (a: unknown, b: unknown, sc: Schema, path: Path): void => {
     if (a === undefined && b === undefined) return;
-    if (a === undefined) return insertAll(added, b, sc, path);
-    if (b === undefined) return insertAll(removed, a, sc, path);
+    if (a === undefined || b === undefined) {
+      insertAll(a === undefined ? added : removed, a === undefined ? b : a, sc, path);
+      return;
+    }
     const s = shape(sc, b ?? a);
     if (s.kind === "map" && isObject(a) && isObject(b)) {
       for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
