@@ -113,23 +113,29 @@ function compareMaps(a: JsonMap, b: JsonMap): number {
   return 0;
 }
 
-/** JSON value equality (numbers by value, maps regardless of key order). */
+/** JSON value equality (numbers by value, maps regardless of key order); no recursion. */
 export function equalValues(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!equalValues(a[i], b[i])) return false;
-    return true;
+  const work: [unknown, unknown][] = [[a, b]];
+  while (work.length > 0) {
+    const [x, y] = work.pop() as [unknown, unknown];
+    if (x === y) continue;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) work.push([x[i], y[i]]);
+    } else if (isMap(x)) {
+      if (!isMap(y)) return false;
+      const kx = Object.keys(x).filter((k) => x[k] !== undefined);
+      if (kx.length !== Object.keys(y).filter((k) => y[k] !== undefined).length) return false;
+      for (const k of kx) {
+        if (!Object.hasOwn(y, k)) return false;
+        work.push([x[k], y[k]]);
+      }
+    } else if (!((x === null || x === undefined) && (y === null || y === undefined))) {
+      // undefined stands for null in values that came from JavaScript rather than JSON.
+      return false;
+    }
   }
-  if (isMap(a)) {
-    if (!isMap(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    for (const k of ka) if (!Object.hasOwn(b, k) || !equalValues(a[k], b[k])) return false;
-    return true;
-  }
-  // undefined stands for null in values that came from JavaScript rather than JSON.
-  return (a === null || a === undefined) && (b === null || b === undefined);
+  return true;
 }
 
 /** How deep a value nests (1 for a scalar). */
@@ -372,10 +378,16 @@ interface Child {
   node: SetNode;
 }
 
-/** One level of a set: member elements and child nodes, each sorted and never empty below. */
+/**
+ * One level of a set: member elements and child nodes, each sorted and never empty below. While
+ * a cursor builds a set, a node is "loose": elements are appended in any order (children found
+ * through `index`), and the set sorts everything once before it is next read.
+ */
 interface SetNode {
   members: PathElement[];
   children: Child[];
+  loose?: boolean;
+  index?: Map<string, Child>;
 }
 
 const EMPTY: SetNode = Object.freeze({ members: [], children: [] }) as unknown as SetNode;
@@ -509,14 +521,53 @@ function combine(a: SetNode, b: SetNode, mode: Mode): SetNode {
   return root;
 }
 
+/** Whether a set has loose nodes to sort before it is read. */
+interface BuildState {
+  loose: boolean;
+}
+
+function looseDescend(n: SetNode, pe: PathElement): SetNode {
+  if (!n.index) n.index = new Map(n.children.map((c) => [serializePathElement(c.pe), c]));
+  const id = serializePathElement(pe);
+  let c = n.index.get(id);
+  if (!c) {
+    c = { pe, node: newNode() };
+    n.children.push(c);
+    n.index.set(id, c);
+    n.loose = true;
+  }
+  return c.node;
+}
+
+/** Sorts every loose node of a tree (children were created unique through the index). */
+function settle(root: SetNode): void {
+  const work: SetNode[] = [root];
+  while (work.length > 0) {
+    const n = work.pop() as SetNode;
+    if (n.loose) {
+      normalize(n);
+      n.loose = false;
+    }
+    n.index = undefined;
+    for (const c of n.children) work.push(c.node);
+  }
+}
+
 /** A place in a set under construction; nodes are made only when a member is added below. */
 export class SetCursor {
+  readonly #state: BuildState;
   readonly #parent: SetCursor | undefined;
   readonly #pe: PathElement | undefined;
   #node: SetNode | undefined;
 
-  /** @internal built by FieldSet.cursor() and child() */
-  constructor(parent: SetCursor | undefined, pe: PathElement | undefined, node: SetNode | undefined) {
+  /** @internal made by FieldSet.cursor() and child() */
+  constructor(
+    state: BuildState,
+    parent: SetCursor | undefined,
+    pe: PathElement | undefined,
+    node: SetNode | undefined,
+  ) {
+    this.#state = state;
     this.#parent = parent;
     this.#pe = pe;
     this.#node = node;
@@ -534,7 +585,7 @@ export class SetCursor {
     let node = c.#node;
     for (let i = pending.length - 1; i >= 0; i--) {
       const p = pending[i] as SetCursor;
-      node = descend(node, p.#pe as PathElement);
+      node = looseDescend(node, p.#pe as PathElement);
       p.#node = node;
     }
     return node;
@@ -542,23 +593,36 @@ export class SetCursor {
 
   /** Adds this place's path followed by `pe`. */
   member(pe: PathElement): void {
-    addMember(this.#materialize(), pe);
+    const n = this.#materialize();
+    n.members.push(pe);
+    n.loose = true;
+    this.#state.loose = true;
   }
 
   /** The place one element further down. */
   child(pe: PathElement): SetCursor {
-    return new SetCursor(this, pe, undefined);
+    return new SetCursor(this.#state, this, pe, undefined);
   }
 }
 
 export class FieldSet {
-  #root: SetNode;
+  #tree: SetNode;
   /** Whether the tree may be referenced by another set (then it is copied before mutation). */
   #shared: boolean;
+  readonly #build: BuildState = { loose: false };
 
   private constructor(root: SetNode, shared: boolean) {
-    this.#root = root;
+    this.#tree = root;
     this.#shared = shared;
+  }
+
+  /** The tree, sorted. */
+  get #root(): SetNode {
+    if (this.#build.loose) {
+      settle(this.#tree);
+      this.#build.loose = false;
+    }
+    return this.#tree;
   }
 
   static empty(): FieldSet {
@@ -771,7 +835,7 @@ export class FieldSet {
   /** A cursor at the root for building this set in place. */
   cursor(): SetCursor {
     this.#own();
-    return new SetCursor(undefined, undefined, this.#root);
+    return new SetCursor(this.#build, undefined, undefined, this.#root);
   }
 
   /**
@@ -797,7 +861,7 @@ export class FieldSet {
 
   #own(): void {
     if (!this.#shared) return;
-    this.#root = combine(this.#root, EMPTY, "union");
+    this.#tree = combine(this.#root, EMPTY, "union");
     this.#shared = false;
   }
 

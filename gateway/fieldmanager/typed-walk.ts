@@ -1,16 +1,46 @@
-// Objects seen through their schema as server-side apply sees them (upstream's
-// structured-merge-diff typed values): which paths an object sets, how two objects differ, how
-// an applied configuration merges onto the live object, and what apply removes.
+// Walks of an object together with its kind's schema, after upstream's structured-merge-diff
+// `typed` package: the field set an object sets, the comparison of two versions of it, apply's
+// merge of a partial configuration, and removal of items named by a field set.
+//
+// The schema is read as upstream converts Kubernetes OpenAPI: objects with `properties` are
+// structs (each named field typed), objects with `additionalProperties` are maps, lists are
+// atomic, sets (items named by value) or maps (items named by key fields), and free-form parts
+// are "deduced" from the values themselves (maps granular, lists atomic).
 import type { StructuralSchema } from "../../backends/schema/structural/types.ts";
-import { equalValues, FieldSet, formatPath, type Path, type PathElement } from "./field-set.ts";
+import {
+  compareStrings,
+  equalValues,
+  FieldSet,
+  formatPath,
+  formatPathElement,
+  goNumber,
+  goQuote,
+  MAX_VALUE_DEPTH,
+  type PathElement,
+  type SetCursor,
+  serializePathElement,
+  valueDepth,
+} from "./field-set.ts";
 
+/** An object the schema cannot read (wrong kind of value, bad list items, undeclared field). */
 export class TypedWalkError extends Error {
+  /** formatPath of where. */
   readonly path: string;
-  constructor(path: Path, message: string) {
-    super(`${formatPath(path) || "."}: ${message}`);
+
+  constructor(path: string, message: string) {
+    super(path ? `${path}: ${message}` : message);
     this.name = "TypedWalkError";
-    this.path = formatPath(path);
+    this.path = path;
   }
+}
+
+export interface WalkOptions {
+  /**
+   * Refuse fields a struct's schema does not declare ("field not declared in schema"), as
+   * upstream's conversion of an object to its typed form does; `apiVersion`, `kind` and
+   * `metadata` at the root are always accepted. By default such fields are read as free-form.
+   */
+  readonly rejectUnknownFields?: boolean;
 }
 
 export interface Comparison {
@@ -19,242 +49,962 @@ export interface Comparison {
   readonly removed: FieldSet;
 }
 
-type Json = Record<string, unknown>;
-type Schema = StructuralSchema | undefined;
+// ---------------------------------------------------------------------------------------------
+// Schema nodes as the walks see them.
 
-function isObject(v: unknown): v is Json {
+type ScalarKind = "numeric" | "string" | "boolean" | "untyped";
+
+interface ListAtom {
+  /** Items named by key (keys non-empty) or by value (keys empty); otherwise by index. */
+  readonly associative: boolean;
+  readonly keys: readonly string[];
+  element(): Atom;
+}
+
+interface MapAtom {
+  readonly atomic: boolean;
+  /** A declared (struct) field's type. */
+  field(name: string): Atom | undefined;
+  /** The schema default of a declared field (used for a missing list-map key). */
+  fieldDefault(name: string): unknown;
+  /** The type of keys that are not declared fields; undefined when a struct allows none. */
+  element(): Atom | undefined;
+}
+
+/** What a value at some place may be; a free-form place may be any of the three. */
+interface Atom {
+  readonly scalar?: ScalarKind;
+  readonly list?: ListAtom;
+  readonly map?: MapAtom;
+}
+
+const NO_FIELDS: Pick<MapAtom, "field" | "fieldDefault"> = {
+  field: () => undefined,
+  fieldDefault: () => undefined,
+};
+
+/** Inside an atomic free-form value: everything is one leaf. */
+const UNTYPED: Atom = {
+  scalar: "untyped",
+  list: { associative: false, keys: [], element: () => UNTYPED },
+  map: { atomic: true, ...NO_FIELDS, element: () => UNTYPED },
+};
+
+/** A free-form value: maps granular, lists atomic. */
+const DEDUCED: Atom = {
+  scalar: "untyped",
+  list: { associative: false, keys: [], element: () => UNTYPED },
+  map: { atomic: false, ...NO_FIELDS, element: () => DEDUCED },
+};
+
+const ROOT_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
+
+/** Atoms by schema node, one table for places below `x-kubernetes-preserve-unknown-fields`. */
+const atoms = [new WeakMap<StructuralSchema, Atom>(), new WeakMap<StructuralSchema, Atom>()] as const;
+
+function lazy<T>(make: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = make();
+      done = true;
+    }
+    return value;
+  };
+}
+
+function atomOf(schema: StructuralSchema | undefined, openAbove: boolean): Atom {
+  if (!schema) return DEDUCED;
+  const table = atoms[openAbove ? 1 : 0];
+  let atom = table.get(schema);
+  if (!atom) {
+    atom = buildAtom(schema, openAbove);
+    table.set(schema, atom);
+  }
+  return atom;
+}
+
+function buildAtom(s: StructuralSchema, openAbove: boolean): Atom {
+  // Unknown fields are kept from here down (upstream carries the flag to nested schemas).
+  const open =
+    openAbove ||
+    s["x-kubernetes-preserve-unknown-fields"] === true ||
+    s["x-kubernetes-embedded-resource"] === true;
+  if (s["x-kubernetes-int-or-string"] === true) return { scalar: "untyped" };
+  switch (s.type) {
+    case undefined:
+    case "":
+      return { scalar: "untyped", list: listAtom(s, open), map: mapAtom(s, open) };
+    case "object":
+      return { map: mapAtom(s, open) };
+    case "array":
+      return { list: listAtom(s, open) };
+    case "integer":
+    case "number":
+      return { scalar: "numeric" };
+    case "boolean":
+      return { scalar: "boolean" };
+    case "string":
+      // Formatted strings (dates, quantities, ...) are untyped scalars upstream.
+      return { scalar: !s.format || s.format === "byte" ? "string" : "untyped" };
+    default:
+      return { scalar: "untyped" };
+  }
+}
+
+function mapAtom(s: StructuralSchema, open: boolean): MapAtom {
+  const props = s.properties;
+  const hasProps = props !== undefined && Object.keys(props).length > 0;
+  const ap = s.additionalProperties;
+  const element = lazy((): Atom | undefined => {
+    if (ap === undefined) return open || !hasProps ? DEDUCED : undefined;
+    if (ap === true) return DEDUCED;
+    if (ap === false) return undefined;
+    return atomOf(ap, open);
+  });
+  return {
+    atomic: s["x-kubernetes-map-type"] === "atomic",
+    field: (name) => (props && Object.hasOwn(props, name) ? atomOf(props[name], open) : undefined),
+    fieldDefault: (name) => (props && Object.hasOwn(props, name) ? props[name]?.default : undefined),
+    element,
+  };
+}
+
+function listAtom(s: StructuralSchema, open: boolean): ListAtom {
+  const items = s.items;
+  const element = lazy((): Atom => {
+    if (items === undefined) return UNTYPED;
+    if (Array.isArray(items)) return DEDUCED;
+    return atomOf(items as StructuralSchema, open);
+  });
+  const listType = s["x-kubernetes-list-type"];
+  if (listType !== undefined) {
+    if (listType === "set") return { associative: true, keys: [], element };
+    if (listType === "map")
+      return { associative: true, keys: s["x-kubernetes-list-map-keys"] ?? [], element };
+    return { associative: false, keys: [], element };
+  }
+  // Kinds without list markers: strategic-merge-patch's merge strategy implies the same topology.
+  const strategy = s["x-kubernetes-patch-strategy"];
+  if (strategy !== undefined && strategy.split(",")[0]?.trim() === "merge") {
+    const key = s["x-kubernetes-patch-merge-key"];
+    return { associative: true, keys: key ? [key] : [], element };
+  }
+  return { associative: false, keys: [], element };
+}
+
+type Part = "scalar" | "list" | "map";
+
+/** Which of the atom's kinds handles `v` (upstream deduceAtom + handleAtom's precedence). */
+function partOf(atom: Atom, v: unknown): Part | undefined {
+  if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") {
+    if (atom.scalar) return "scalar";
+  } else if (Array.isArray(v)) {
+    if (atom.list) return "list";
+  } else if (isMap(v)) {
+    if (atom.map) return "map";
+  }
+  return atom.map ? "map" : atom.scalar ? "scalar" : atom.list ? "list" : undefined;
+}
+
+/** Whether `v` narrows the atom to one kind (for telling whether two values agree on it). */
+function narrowed(atom: Atom, v: unknown): string {
+  const parts = (atom.scalar ? 1 : 0) + (atom.list ? 1 : 0) + (atom.map ? 1 : 0);
+  if (parts <= 1) return "one";
+  if ((typeof v === "number" || typeof v === "string" || typeof v === "boolean") && atom.scalar)
+    return "scalar";
+  if (Array.isArray(v) && atom.list) return "list";
+  if (isMap(v) && atom.map) return "map";
+  return "all";
+}
+
+/** The type of a map's key; undefined when the struct does not declare it and should refuse it. */
+function fieldAtom(map: MapAtom, key: string, strict: boolean, atRoot: boolean): Atom | undefined {
+  const f = map.field(key);
+  if (f) return f;
+  const e = map.element();
+  if (e) return e;
+  if (!strict || (atRoot && ROOT_FIELDS.has(key))) return DEDUCED;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values.
+
+type JsonMap = Record<string, unknown>;
+
+function isMap(v: unknown): v is JsonMap {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-type Shape =
-  | { kind: "scalar" }
-  | { kind: "atomic" }
-  | { kind: "map"; field: (name: string) => Schema }
-  | { kind: "list"; items: Schema; type: "set" | "map"; keys: readonly string[] };
+function isEmptyMap(m: JsonMap): boolean {
+  for (const _ in m) return false;
+  return true;
+}
 
-/** What a node is, from its schema and (for free-form nodes) its value. */
-function shape(schema: Schema, value: unknown): Shape {
-  const free =
-    !schema || schema["x-kubernetes-preserve-unknown-fields"] === true || schema.type === undefined;
-  if (schema?.["x-kubernetes-int-or-string"]) return { kind: "scalar" };
-  if (schema?.type === "object" || (free && isObject(value))) {
-    if (schema?.["x-kubernetes-map-type"] === "atomic") return { kind: "atomic" };
-    const props = schema?.properties;
-    const extra = schema?.additionalProperties;
-    return {
-      kind: "map",
-      field: (name) => props?.[name] ?? (typeof extra === "object" ? extra : undefined),
-    };
-  }
-  if (schema?.type === "array" && !Array.isArray(schema.items ?? [])) {
-    const items = schema.items as StructuralSchema | undefined;
-    const listType = schema["x-kubernetes-list-type"];
-    if (listType === "set") return { kind: "list", items, type: "set", keys: [] };
-    if (listType === "map")
-      return { kind: "list", items, type: "map", keys: schema["x-kubernetes-list-map-keys"] ?? [] };
-    if (listType === undefined) {
-      const strategy = (schema["x-kubernetes-patch-strategy"] ?? "").split(",")[0];
-      const key = schema["x-kubernetes-patch-merge-key"];
-      if (strategy === "merge") {
-        return key
-          ? { kind: "list", items, type: "map", keys: [key] }
-          : { kind: "list", items, type: "set", keys: [] };
+/** Sets a key, including one named `__proto__`, as an own enumerable property. */
+function setKey(o: JsonMap, k: string, v: unknown): void {
+  if (k === "__proto__")
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** A deep copy of a JSON value, without recursion. */
+function cloneJson(v: unknown): unknown {
+  if (typeof v !== "object" || v === null) return v;
+  const root: unknown = Array.isArray(v) ? [] : {};
+  const work: [unknown, unknown][] = [[v, root]];
+  const copy = (x: unknown): unknown => {
+    if (typeof x !== "object" || x === null) return x;
+    const c: unknown = Array.isArray(x) ? [] : {};
+    work.push([x, c]);
+    return c;
+  };
+  while (work.length > 0) {
+    const [src, dst] = work.pop() as [unknown, unknown];
+    if (Array.isArray(src)) for (const x of src) (dst as unknown[]).push(x === undefined ? null : copy(x));
+    else
+      for (const k of Object.keys(src as JsonMap)) {
+        const x = (src as JsonMap)[k];
+        if (x !== undefined) setKey(dst as JsonMap, k, copy(x));
       }
+  }
+  return root;
+}
+
+const MESSAGE_VALUE_LIMIT = 512;
+
+/** Go's %v (or with `sharp`, %#v) of a decoded JSON value, cut short when large. */
+function goFormat(v: unknown, sharp: boolean): string {
+  let out = "";
+  const emit = (x: unknown, depth: number): void => {
+    if (out.length > MESSAGE_VALUE_LIMIT) return;
+    if (depth > 16) {
+      out += "...";
+      return;
     }
-    return { kind: "atomic" };
-  }
-  if (Array.isArray(value)) return { kind: "atomic" };
-  return { kind: "scalar" };
+    if (x === null || x === undefined) out += sharp ? "interface {}(nil)" : "<nil>";
+    else if (typeof x === "number") out += goNumber(x);
+    else if (typeof x === "string") out += sharp ? goQuote(x) : x;
+    else if (typeof x === "boolean") out += String(x);
+    else if (Array.isArray(x)) {
+      out += sharp ? "[]interface {}{" : "[";
+      x.forEach((e, i) => {
+        if (i > 0) out += sharp ? ", " : " ";
+        emit(e, depth + 1);
+      });
+      out += sharp ? "}" : "]";
+    } else {
+      const m = x as JsonMap;
+      out += sharp ? "map[string]interface {}{" : "map[";
+      Object.keys(m)
+        .sort(compareStrings)
+        .forEach((k, i) => {
+          if (i > 0) out += sharp ? ", " : " ";
+          out += `${sharp ? goQuote(k) : k}:`;
+          emit(m[k], depth + 1);
+        });
+      out += sharp ? "}" : "]";
+    }
+  };
+  emit(v, 0);
+  return out.length > MESSAGE_VALUE_LIMIT ? `${out.slice(0, MESSAGE_VALUE_LIMIT)}...` : out;
 }
 
-/** The path element naming a list item, by its keys (map lists) or its value (sets). */
-function itemElement(s: Extract<Shape, { kind: "list" }>, item: unknown, path: Path): PathElement {
-  if (s.type === "set") return { value: item };
-  if (!isObject(item))
-    throw new TypedWalkError(path, "associative list with keys has an element that is not a map");
-  const key: [string, unknown][] = [];
-  for (const name of s.keys) {
-    let v = item[name];
-    if (v === undefined || v === null) v = s.items?.properties?.[name]?.default;
-    if (v === undefined || v === null)
-      throw new TypedWalkError(
-        path,
-        `associative list with keys has an element that omits key field "${name}"`,
-      );
-    key.push([name, v]);
-  }
-  key.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { key };
+/** Go's %T of a decoded JSON value. */
+function goType(v: unknown): string {
+  if (typeof v === "number") return Number.isInteger(v) ? "int64" : "float64";
+  if (typeof v === "string") return "string";
+  if (typeof v === "boolean") return "bool";
+  if (Array.isArray(v)) return "[]interface {}";
+  if (isMap(v)) return "map[string]interface {}";
+  return "<nil>";
 }
 
-function itemsOf(
-  s: Extract<Shape, { kind: "list" }>,
-  list: unknown[],
-  path: Path,
-): Map<string, [PathElement, unknown]> {
-  const out = new Map<string, [PathElement, unknown]>();
-  for (const item of list) {
-    const pe = itemElement(s, item, path);
-    const id = JSON.stringify(pe);
-    if (out.has(id)) throw new TypedWalkError(path, `duplicate entries for key ${formatPath([pe])}`);
-    out.set(id, [pe, item]);
+/** Upstream's complaint about a scalar of the wrong kind, or undefined. */
+function scalarProblem(kind: ScalarKind, v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  switch (kind) {
+    case "numeric":
+      return typeof v === "number" ? undefined : `expected numeric (int or float), got ${goType(v)}`;
+    case "string":
+      return typeof v === "string"
+        ? undefined
+        : `expected string, got &value.valueUnstructured{Value:${goFormat(v, true)}}`;
+    case "boolean":
+      return typeof v === "boolean" ? undefined : `expected boolean, got &{${goFormat(v, false)}}`;
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Places and list items.
+
+/** A place in a walk, linked to the one above it (for error paths). */
+interface At {
+  readonly up: At | undefined;
+  readonly pe: PathElement | undefined;
+  readonly depth: number;
+}
+
+function pathOf(at: At | undefined, extra?: PathElement): PathElement[] {
+  const out: PathElement[] = extra ? [extra] : [];
+  for (let a = at; a?.pe; a = a.up) out.push(a.pe);
+  return out.reverse();
+}
+
+function fail(at: At | undefined, message: string, extra?: PathElement): never {
+  throw new TypedWalkError(formatPath(pathOf(at, extra)), message);
+}
+
+class ItemError extends Error {}
+
+/** The path element naming a list item (upstream listItemToPathElement). */
+function itemElement(list: ListAtom, item: unknown, index: number): PathElement {
+  if (!list.associative) return { index };
+  if (list.keys.length > 0) {
+    if (item === null || item === undefined)
+      throw new ItemError("associative list with keys may not have a null element");
+    if (!isMap(item)) throw new ItemError("associative list with keys may not have non-map elements");
+    const pairs: (readonly [string, unknown])[] = [];
+    for (const k of list.keys) {
+      let v = Object.hasOwn(item, k) ? item[k] : undefined;
+      if (v === undefined) {
+        const element = list.element();
+        if (!element.map)
+          throw new ItemError(
+            `couldn't find default value for ${k}: associative list may not have non-map types`,
+          );
+        v = element.map.fieldDefault(k);
+        if (v === undefined || v === null)
+          throw new ItemError(
+            `associative list with keys has an element that omits key field ${goQuote(k)} (and doesn't have default value)`,
+          );
+      }
+      if (typeof v === "object" && v !== null) {
+        if (valueDepth(v, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH)
+          throw new ItemError(`key field ${goQuote(k)} nests too deeply`);
+        // Elements outlive this walk; they must not see later changes to the object.
+        v = cloneJson(v);
+      }
+      pairs.push([k, v]);
+    }
+    pairs.sort((a, b) => compareStrings(a[0], b[0]));
+    return { key: pairs };
+  }
+  if (isMap(item)) throw new ItemError("associative list without keys has an element that's a map type");
+  if (Array.isArray(item)) throw new ItemError("not supported: associative list with lists as elements");
+  if (item === null || item === undefined)
+    throw new ItemError("associative list without keys has an element that's an explicit null");
+  return { value: item };
+}
+
+/** A list's items with their elements, refusing bad items and repeated keys as upstream does. */
+function indexItems(
+  at: At,
+  list: ListAtom,
+  v: readonly unknown[],
+): { pe: PathElement; id: string; value: unknown }[] {
+  const out: { pe: PathElement; id: string; value: unknown }[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < v.length; i++) {
+    let pe: PathElement;
+    try {
+      pe = itemElement(list, v[i], i);
+    } catch (err) {
+      if (err instanceof ItemError) fail(at, `element ${i}: ${err.message}`);
+      throw err;
+    }
+    const id = list.associative ? serializePathElement(pe) : String(i);
+    if (seen.has(id)) fail(at, `duplicate entries for key ${formatPathElement(pe)}`);
+    seen.add(id);
+    out.push({ pe, id, value: v[i] });
   }
   return out;
 }
 
-function expectMap(value: unknown, path: Path): Json {
-  if (!isObject(value)) throw new TypedWalkError(path, `expected map, got ${JSON.stringify(value)}`);
-  return value;
+// ---------------------------------------------------------------------------------------------
+// Validation: what upstream checks when it turns an object into its typed form. Like every walk
+// here it keeps its own stack, so nesting costs memory, not call depth.
+
+interface Check extends At {
+  readonly v: unknown;
+  readonly atom: Atom;
 }
 
-function expectList(value: unknown, path: Path): unknown[] {
-  if (!Array.isArray(value)) throw new TypedWalkError(path, `expected list, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-export function toFieldSet(value: unknown, schema: Schema): FieldSet {
-  const set = FieldSet.empty();
-  const walk = (v: unknown, sc: Schema, path: Path): void => {
-    const s = shape(sc, v);
-    if (v === null || v === undefined || s.kind === "scalar" || s.kind === "atomic") {
-      if (path.length > 0) set.insert(path);
-      return;
+function validateValue(value: unknown, atom: Atom, strict: boolean): void {
+  const stack: Check[] = [{ up: undefined, pe: undefined, depth: 0, v: value, atom }];
+  while (stack.length > 0) {
+    const t = stack.pop() as Check;
+    const { v } = t;
+    const part = partOf(t.atom, v);
+    if (part === "scalar") {
+      const problem = scalarProblem(t.atom.scalar as ScalarKind, v);
+      if (problem) fail(t, problem);
+      continue;
     }
-    if (s.kind === "map") {
-      for (const [k, child] of Object.entries(expectMap(v, path)))
-        walk(child, s.field(k), [...path, { field: k }]);
-      return;
+    if (v === null || v === undefined) continue;
+    const next: Check[] = [];
+    if (part === "map") {
+      if (!isMap(v)) fail(t, `expected map, got &{${goFormat(v, false)}}`);
+      const map = t.atom.map as MapAtom;
+      for (const k of Object.keys(v)) {
+        if (v[k] === undefined) continue;
+        const pe = { field: k };
+        const fa = fieldAtom(map, k, strict, t.depth === 0);
+        if (!fa) fail(t, "field not declared in schema", pe);
+        next.push({ up: t, pe, depth: t.depth + 1, v: v[k], atom: fa });
+      }
+    } else if (part === "list") {
+      if (!Array.isArray(v)) fail(t, `expected list, got &{${goFormat(v, false)}}`);
+      const list = t.atom.list as ListAtom;
+      const element = list.element();
+      for (const item of indexItems(t, list, v))
+        next.push({ up: t, pe: item.pe, depth: t.depth + 1, v: item.value, atom: element });
     }
-    for (const [pe, item] of itemsOf(s, expectList(v, path), path).values()) {
-      const p = [...path, pe];
-      set.insert(p);
-      if (s.type === "map") walk(item, s.items, p);
-    }
-  };
-  walk(value, schema, []);
-  return set;
-}
-
-/** Every path of a subtree, the node itself included (for added and removed nodes). */
-function insertAll(set: FieldSet, value: unknown, schema: Schema, path: Path): void {
-  if (path.length > 0) set.insert(path);
-  const sub = toFieldSet(value, schema);
-  for (const p of sub.paths()) {
-    for (let i = 1; i <= p.length; i++) set.insert([...path, ...p.slice(0, i)]);
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as Check);
   }
 }
 
-export function compare(lhs: unknown, rhs: unknown, schema: Schema): Comparison {
+// ---------------------------------------------------------------------------------------------
+// Field sets.
+
+interface Collect {
+  readonly v: unknown;
+  readonly atom: Atom;
+  /** Where this place's own path is added, and the element that reaches it from there. */
+  readonly parent: SetCursor | undefined;
+  readonly pe: PathElement | undefined;
+  readonly self: SetCursor;
+  readonly depth: number;
+}
+
+/** What `value` sets (upstream ToFieldSet); items that cannot be named are skipped. */
+function collectSet(value: unknown, atom: Atom): FieldSet {
+  const set = FieldSet.empty();
+  const stack: Collect[] = [
+    { v: value, atom, parent: undefined, pe: undefined, self: set.cursor(), depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const t = stack.pop() as Collect;
+    const { v, self } = t;
+    const insertSelf = () => t.parent?.member(t.pe as PathElement);
+    const part = partOf(t.atom, v);
+    if (part === "scalar") insertSelf();
+    else if (part === "list") {
+      const list = t.atom.list as ListAtom;
+      if (!list.associative) insertSelf();
+      else if (Array.isArray(v)) {
+        const element = list.element();
+        for (let i = 0; i < v.length; i++) {
+          let pe: PathElement;
+          try {
+            pe = itemElement(list, v[i], i);
+          } catch (err) {
+            // Validated input has none; pruned intermediates may.
+            if (err instanceof ItemError) continue;
+            throw err;
+          }
+          // List items are members themselves, whatever they hold.
+          self.member(pe);
+          stack.push({ v: v[i], atom: element, parent: self, pe, self: self.child(pe), depth: t.depth + 1 });
+        }
+      }
+    } else if (part === "map") {
+      const map = t.atom.map as MapAtom;
+      if (map.atomic) insertSelf();
+      else if (isMap(v)) {
+        for (const k of Object.keys(v)) {
+          const x = v[k];
+          if (x === undefined) continue;
+          const pe = { field: k };
+          // A declared field holding something is owned through what is below it; null, {} and
+          // keys of maps (or undeclared fields) are members themselves.
+          if (x === null || (isMap(x) && isEmptyMap(x)) || !map.field(k)) self.member(pe);
+          const atom = fieldAtom(map, k, false, t.depth === 0) ?? DEDUCED;
+          stack.push({ v: x, atom, parent: self, pe, self: self.child(pe), depth: t.depth + 1 });
+        }
+      }
+    }
+  }
+  return set;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merge and compare: one walk over two values at once (upstream's merging walker). A place is
+// visited, its children are walked, then it is finished: its merged value is assembled and
+// handed to its parent's slot, and a comparison records it if it was added or removed whole.
+
+/** The three sets a comparison fills, at one place of the tree. */
+class Sinks {
+  readonly added: SetCursor;
+  readonly modified: SetCursor;
+  readonly removed: SetCursor;
+
+  constructor(added: SetCursor, modified: SetCursor, removed: SetCursor) {
+    this.added = added;
+    this.modified = modified;
+    this.removed = removed;
+  }
+
+  child(pe: PathElement): Sinks {
+    return new Sinks(this.added.child(pe), this.modified.child(pe), this.removed.child(pe));
+  }
+}
+
+/** A container's merged children, by position; assembled when the container finishes. */
+interface Slots {
+  /** Map keys by slot; undefined for a list. */
+  readonly keys: string[] | undefined;
+  readonly values: unknown[];
+}
+
+interface Frame extends At {
+  readonly lhs: unknown;
+  readonly rhs: unknown;
+  readonly atom: Atom;
+  /** The sinks of the place above, where this place's own path is recorded. */
+  readonly parent: Sinks | undefined;
+  own: Sinks | undefined;
+  inLeaf: boolean;
+  out: unknown;
+  slots: Slots | undefined;
+  /** The parent's slots and the position there that receives `out`. */
+  readonly into: Slots | undefined;
+  readonly slot: number;
+}
+
+interface PairWalk {
+  /** Set when comparing; merging builds the output instead. */
+  readonly sinks: Sinks | undefined;
+  readonly stack: { readonly frame: Frame; readonly finish: boolean }[];
+}
+
+function frame(
+  up: Frame | undefined,
+  pe: PathElement | undefined,
+  lhs: unknown,
+  rhs: unknown,
+  atom: Atom,
+  parent: Sinks | undefined,
+  into: Slots | undefined,
+  slot: number,
+): Frame {
+  const depth = up ? up.depth + 1 : 0;
+  return {
+    up,
+    pe,
+    depth,
+    lhs,
+    rhs,
+    atom,
+    parent,
+    own: undefined,
+    inLeaf: false,
+    out: undefined,
+    slots: undefined,
+    into,
+    slot,
+  };
+}
+
+function ownSinks(w: PairWalk, f: Frame): Sinks | undefined {
+  if (!w.sinks) return undefined;
+  if (!f.own) f.own = f.parent ? f.parent.child(f.pe as PathElement) : w.sinks;
+  return f.own;
+}
+
+function record(f: Frame, which: "added" | "modified" | "removed"): void {
+  if (f.parent) f.parent[which].member(f.pe as PathElement);
+}
+
+function runPairWalk(w: PairWalk, lhs: unknown, rhs: unknown, atom: Atom): unknown {
+  const root = frame(undefined, undefined, lhs, rhs, atom, undefined, undefined, 0);
+  w.stack.push({ frame: root, finish: false });
+  while (w.stack.length > 0) {
+    const { frame: f, finish } = w.stack.pop() as { frame: Frame; finish: boolean };
+    if (finish) finishPlace(w, f);
+    else visitPlace(w, f);
+  }
+  return root.out;
+}
+
+function visitPlace(w: PairWalk, f: Frame): void {
+  const { lhs, rhs, atom } = f;
+  w.stack.push({ frame: f, finish: true });
+  const partL = partOf(atom, lhs);
+  const partR = partOf(atom, rhs);
+  if (rhs === undefined) start(w, f, partL);
+  else if (lhs === undefined || narrowed(atom, lhs) === narrowed(atom, rhs)) start(w, f, partR);
+  else {
+    // The sides disagree on the kind: each is walked as its own kind and the right one wins. Only
+    // a comparison needs the left walk (for what it removes); its output is never used.
+    if (w.sinks)
+      start(
+        w,
+        { ...f, own: undefined, inLeaf: false, out: undefined, slots: undefined, into: undefined },
+        partL,
+      );
+    start(w, f, partR);
+  }
+}
+
+function finishPlace(w: PairWalk, f: Frame): void {
+  const s = f.slots;
+  if (s && !w.sinks) {
+    if (s.keys) {
+      const out: JsonMap = {};
+      let any = false;
+      s.keys.forEach((k, i) => {
+        const v = s.values[i];
+        if (v === undefined) return;
+        setKey(out, k, v);
+        any = true;
+      });
+      if (any) f.out = out;
+    } else {
+      const out = s.values.filter((v) => v !== undefined);
+      if (out.length > 0) f.out = out;
+    }
+  }
+  if (w.sinks && !f.inLeaf) {
+    if (f.lhs === undefined) record(f, "added");
+    else if (f.rhs === undefined) record(f, "removed");
+  }
+  if (f.into) f.into.values[f.slot] = f.out;
+}
+
+/** One kind's handling of a place: a leaf now, or its children queued. */
+function start(w: PairWalk, f: Frame, part: Part | undefined): void {
+  const { lhs, rhs, atom } = f;
+  if (part === "scalar") {
+    leaf(w, f);
+    return;
+  }
+  const children: Frame[] = [];
+  if (part === "map") {
+    const map = atom.map as MapAtom;
+    const l = isMap(lhs) ? lhs : undefined;
+    const r = isMap(rhs) ? rhs : undefined;
+    // Both empty or null: kept as a leaf, so that {} and null stay distinct.
+    if (map.atomic || ((!l || isEmptyMap(l)) && (!r || isEmptyMap(r)))) {
+      leaf(w, f);
+      return;
+    }
+    // Live keys keep their order; keys only the configuration has follow.
+    const keys: string[] = [];
+    if (l) for (const k of Object.keys(l)) if (l[k] !== undefined) keys.push(k);
+    if (r)
+      for (const k of Object.keys(r))
+        if (r[k] !== undefined && (!l || l[k] === undefined || !Object.hasOwn(l, k))) keys.push(k);
+    const slots: Slots = { keys, values: [] };
+    f.slots = slots;
+    const sinks = ownSinks(w, f);
+    keys.forEach((k, i) => {
+      const lv = l && Object.hasOwn(l, k) ? l[k] : undefined;
+      const rv = r && Object.hasOwn(r, k) ? r[k] : undefined;
+      const fa = fieldAtom(map, k, false, f.depth === 0) ?? DEDUCED;
+      children.push(frame(f, { field: k }, lv, rv, fa, sinks, slots, i));
+    });
+  } else if (part === "list") {
+    const list = atom.list as ListAtom;
+    const l = Array.isArray(lhs) ? lhs : undefined;
+    const r = Array.isArray(rhs) ? rhs : undefined;
+    if (!list.associative || ((!l || l.length === 0) && (!r || r.length === 0))) {
+      leaf(w, f);
+      return;
+    }
+    const L = indexItems(f, list, l ?? []);
+    const R = indexItems(f, list, r ?? []);
+    const slots: Slots = { keys: undefined, values: [] };
+    f.slots = slots;
+    const sinks = ownSinks(w, f);
+    const element = list.element();
+    listOrder(L, R).forEach(([li, ri], i) => {
+      const pe = (li ?? ri)?.pe as PathElement;
+      children.push(frame(f, pe, li?.value, ri?.value, element, sinks, slots, i));
+    });
+  } else return;
+  for (let i = children.length - 1; i >= 0; i--) w.stack.push({ frame: children[i] as Frame, finish: false });
+}
+
+/** A place merged as a whole: the right side wins; a comparison notes what happened to it. */
+function leaf(w: PairWalk, f: Frame): void {
+  if (f.inLeaf) return;
+  f.inLeaf = true;
+  const { lhs, rhs } = f;
+  if (w.sinks) {
+    if (lhs === undefined) record(f, "added");
+    else if (rhs === undefined) record(f, "removed");
+    else if (!equalValues(lhs, rhs)) record(f, "modified");
+    return;
+  }
+  f.out = cloneJson(rhs !== undefined ? rhs : lhs);
+}
+
+type Item = { pe: PathElement; id: string; value: unknown };
+
+/**
+ * The merged list's items in upstream's order, as (live item, applied item) pairs: live items
+ * keep their places, and the configuration's items (new or shared) come in the configuration's
+ * order, a shared item at its turn in that order.
+ */
+function listOrder(L: readonly Item[], R: readonly Item[]): [Item | undefined, Item | undefined][] {
+  const inL = new Map(L.map((x) => [x.id, x]));
+  const inR = new Map(R.map((x) => [x.id, x]));
+  const shared = R.filter((x) => inL.has(x.id)).map((x) => x.id);
+  const out: [Item | undefined, Item | undefined][] = [];
+  let nextShared = 0;
+  let li = 0;
+  let ri = 0;
+  while (li < L.length || ri < R.length) {
+    const l = L[li];
+    const r = R[ri];
+    if (l && r) {
+      if (l.id === r.id) {
+        out.push([l, r]);
+        li++;
+        ri++;
+        nextShared++;
+        continue;
+      }
+      const want = shared[nextShared];
+      if (inR.has(l.id) && want !== undefined && want !== l.id) {
+        li++;
+        continue;
+      }
+    }
+    if (l && !inR.has(l.id)) {
+      out.push([l, undefined]);
+      li++;
+      continue;
+    }
+    if (r) {
+      out.push([inL.get(r.id), r]);
+      ri++;
+      if (shared[nextShared] === r.id) nextShared++;
+      continue;
+    }
+    // A live item the configuration has and that was already merged.
+    li++;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Removal (upstream RemoveItems): members of the set go, paths below them are followed. A place
+// left with nothing becomes null in its parent, as upstream leaves it.
+
+interface Removal {
+  readonly v: unknown;
+  readonly set: FieldSet;
+  readonly atom: Atom;
+  readonly into: Slots | undefined;
+  readonly slot: number;
+  slots: Slots | undefined;
+}
+
+function removeFrom(value: unknown, set: FieldSet, atom: Atom): unknown {
+  let result: unknown;
+  const deliver = (t: Removal, v: unknown) => {
+    if (t.into) t.into.values[t.slot] = v;
+    else result = v;
+  };
+  const stack: { t: Removal; finish: boolean }[] = [
+    { t: { v: value, set, atom, into: undefined, slot: 0, slots: undefined }, finish: false },
+  ];
+  while (stack.length > 0) {
+    const { t, finish } = stack.pop() as { t: Removal; finish: boolean };
+    if (finish) {
+      const s = t.slots as Slots;
+      if (s.keys) {
+        const out: JsonMap = {};
+        s.keys.forEach((k, i) => {
+          setKey(out, k, s.values[i] ?? null);
+        });
+        deliver(t, out);
+      } else
+        deliver(
+          t,
+          s.values.map((x) => x ?? null),
+        );
+      continue;
+    }
+    const { v } = t;
+    const part = partOf(t.atom, v);
+    const pending: Removal[] = [];
+    const slots: Slots = { keys: part === "map" ? [] : undefined, values: [] };
+    if (part === "map") {
+      const map = t.atom.map as MapAtom;
+      if (!isMap(v) || map.atomic) {
+        deliver(t, undefined);
+        continue;
+      }
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        const pe = { field: k };
+        if (x === undefined || t.set.hasMember(pe)) continue;
+        const sub = t.set.child(pe);
+        const i = slots.values.length;
+        (slots.keys as string[]).push(k);
+        if (sub.isEmpty()) slots.values.push(cloneJson(x));
+        else {
+          slots.values.push(undefined);
+          const fa = fieldAtom(map, k, false, t.into === undefined) ?? DEDUCED;
+          pending.push({ v: x, set: sub, atom: fa, into: slots, slot: i, slots: undefined });
+        }
+      }
+    } else if (part === "list") {
+      const list = t.atom.list as ListAtom;
+      if (!Array.isArray(v) || !list.associative) {
+        deliver(t, undefined);
+        continue;
+      }
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        let pe: PathElement | undefined;
+        try {
+          pe = itemElement(list, x, i);
+        } catch (err) {
+          // An item that cannot be named is kept as it is.
+          if (!(err instanceof ItemError)) throw err;
+        }
+        if (pe && t.set.hasMember(pe)) continue;
+        const sub = pe ? t.set.child(pe) : FieldSet.empty();
+        const at = slots.values.length;
+        if (sub.isEmpty()) slots.values.push(cloneJson(x));
+        else {
+          slots.values.push(undefined);
+          pending.push({ v: x, set: sub, atom: list.element(), into: slots, slot: at, slots: undefined });
+        }
+      }
+    } else {
+      deliver(t, cloneJson(v));
+      continue;
+    }
+    if (slots.values.length === 0) {
+      deliver(t, undefined);
+      continue;
+    }
+    t.slots = slots;
+    stack.push({ t, finish: true });
+    for (const p of pending) stack.push({ t: p, finish: false });
+  }
+  return result;
+}
+
+function removeRoot(value: unknown, set: FieldSet, atom: Atom): unknown {
+  const out = removeFrom(value, set, atom);
+  if (out !== undefined) return out;
+  // Nothing left of the whole object: an empty one of the same kind.
+  return isMap(value) ? {} : Array.isArray(value) ? [] : null;
+}
+
+/** Declared struct fields with something below them become members (upstream
+    EnsureNamedFieldsAreMembers), so that removing them is possible. */
+function withNamedFields(set: FieldSet, atom: Atom): FieldSet {
+  return set.withPromotedMembers<Atom | undefined>(
+    atom,
+    (a, pe) => {
+      if (!a) return undefined;
+      if ("field" in pe) return a.map ? (a.map.field(pe.field) ?? a.map.element()) : undefined;
+      if ("key" in pe) return a.list?.element();
+      return undefined;
+    },
+    (a, pe) => a?.map !== undefined && "field" in pe && a.map.field(pe.field) !== undefined,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points.
+
+/** Runs a walk; a RangeError (no walk recurses, but values inside elements are compared
+    recursively) is reported as a clean error rather than escaping. */
+function guarded<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof RangeError) throw new TypedWalkError("", "object nested too deeply");
+    throw err;
+  }
+}
+
+/** Checks `value` as upstream does when it types an object; throws TypedWalkError. */
+export function validate(value: unknown, schema: StructuralSchema | undefined, options?: WalkOptions): void {
+  guarded(() => validateValue(value, atomOf(schema, false), options?.rejectUnknownFields === true));
+}
+
+/** The fields `value` sets: leaves, atomic parts and list items (SMD ToFieldSet). */
+export function toFieldSet(
+  value: unknown,
+  schema: StructuralSchema | undefined,
+  options?: WalkOptions,
+): FieldSet {
+  validate(value, schema, options);
+  return guarded(() => collectSet(value, atomOf(schema, false)));
+}
+
+/** What changed from `lhs` to `rhs` (SMD Compare): added and removed places, intermediate ones
+    included; modified leaves. */
+export function compare(
+  lhs: unknown,
+  rhs: unknown,
+  schema: StructuralSchema | undefined,
+  options?: WalkOptions,
+): Comparison {
+  validate(lhs, schema, options);
+  validate(rhs, schema, options);
   const added = FieldSet.empty();
   const modified = FieldSet.empty();
   const removed = FieldSet.empty();
-  const walk = (a: unknown, b: unknown, sc: Schema, path: Path): void => {
-    if (a === undefined && b === undefined) return;
-    if (a === undefined || b === undefined) {
-      insertAll(a === undefined ? added : removed, a === undefined ? b : a, sc, path);
-      return;
-    }
-    const s = shape(sc, b ?? a);
-    if (s.kind === "map" && isObject(a) && isObject(b)) {
-      for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
-        walk(a[k], b[k], s.field(k), [...path, { field: k }]);
-      return;
-    }
-    if (s.kind === "list" && Array.isArray(a) && Array.isArray(b)) {
-      const left = itemsOf(s, a, path);
-      const right = itemsOf(s, b, path);
-      for (const id of new Set([...left.keys(), ...right.keys()])) {
-        const l = left.get(id);
-        const r = right.get(id);
-        const pe = (l ?? r)?.[0] as PathElement;
-        if (s.type === "set") {
-          if (!l) added.insert([...path, pe]);
-          else if (!r) removed.insert([...path, pe]);
-          continue;
-        }
-        walk(l?.[1], r?.[1], s.items, [...path, pe]);
-      }
-      return;
-    }
-    if (!equalValues(a, b) && path.length > 0) modified.insert(path);
-  };
-  walk(lhs, rhs, schema, []);
+  const w: PairWalk = { sinks: new Sinks(added.cursor(), modified.cursor(), removed.cursor()), stack: [] };
+  guarded(() => runPairWalk(w, lhs, rhs, atomOf(schema, false)));
   return { added, modified, removed };
 }
 
-export function merge(live: unknown, config: unknown, schema: Schema): unknown {
-  const walk = (a: unknown, b: unknown, sc: Schema, path: Path): unknown => {
-    if (a === undefined) return structuredClone(b);
-    if (b === undefined) return structuredClone(a);
-    const s = shape(sc, b);
-    if (s.kind === "map" && isObject(a) && isObject(b)) {
-      const out: Json = {};
-      for (const [k, v] of Object.entries(a)) out[k] = structuredClone(v);
-      for (const [k, v] of Object.entries(b)) out[k] = walk(a[k], v, s.field(k), [...path, { field: k }]);
-      return out;
-    }
-    if (s.kind === "list" && Array.isArray(a) && Array.isArray(b)) {
-      const left = itemsOf(s, a, path);
-      const right = itemsOf(s, b, path);
-      const out: unknown[] = [];
-      for (const [id, [pe, item]] of left) {
-        const r = right.get(id);
-        out.push(r && s.type === "map" ? walk(item, r[1], s.items, [...path, pe]) : structuredClone(item));
-      }
-      for (const [id, [, item]] of right) if (!left.has(id)) out.push(structuredClone(item));
-      return out;
-    }
-    return structuredClone(b);
-  };
-  return walk(live, config, schema, []);
+/** Apply's merge of a partial applied configuration onto the live object (SMD TypedValue.Merge). */
+export function merge(
+  live: unknown,
+  config: unknown,
+  schema: StructuralSchema | undefined,
+  options?: WalkOptions,
+): unknown {
+  validate(live, schema, options);
+  validate(config, schema, options);
+  const w: PairWalk = { sinks: undefined, stack: [] };
+  const out = guarded(() => runPairWalk(w, live, config, atomOf(schema, false)));
+  return out === undefined ? null : out;
 }
 
-/** Removes from `value` the nodes that are members of `set`. */
-export function removeItems(value: unknown, set: FieldSet, schema: Schema): unknown {
-  const walk = (v: unknown, sc: Schema, path: Path): unknown => {
-    const s = shape(sc, v);
-    if (s.kind === "map" && isObject(v)) {
-      const out: Json = {};
-      for (const [k, child] of Object.entries(v)) {
-        const p: Path = [...path, { field: k }];
-        if (set.has(p)) continue;
-        out[k] = set.touches(p) ? walk(child, s.field(k), p) : structuredClone(child);
-      }
-      return out;
-    }
-    if (s.kind === "list" && Array.isArray(v)) {
-      const out: unknown[] = [];
-      for (const item of v) {
-        const p: Path = [...path, itemElement(s, item, path)];
-        if (set.has(p)) continue;
-        out.push(s.type === "map" && set.touches(p) ? walk(item, s.items, p) : structuredClone(item));
-      }
-      return out;
-    }
-    return structuredClone(v);
-  };
-  return walk(value, schema, []);
+/** Removes from `value` the items named by `set` (SMD RemoveItems). Pure. */
+export function removeItems(value: unknown, set: FieldSet, schema: StructuralSchema | undefined): unknown {
+  return guarded(() => removeRoot(value, set, atomOf(schema, false)));
 }
 
-/**
- * Apply's pruning: what the applier owned last time and nobody owns now is removed from the
- * merged object. A node is kept while any manager's set reaches it.
- */
+/** Apply's pruning: drops from `merged` what the applier owned last time (`lastApplied`) and
+    nobody owns now (`owned`, every manager's set incl. the applier's new one), as SMD's
+    Updater.prune + addBackOwnedItems + addBackDanglingItems do (named struct fields count as
+    members, EnsureNamedFieldsAreMembers). Pure. */
 export function pruneUnowned(
   merged: unknown,
   lastApplied: FieldSet,
   owned: FieldSet,
-  schema: Schema,
+  schema: StructuralSchema | undefined,
 ): unknown {
-  const drop = FieldSet.empty();
-  for (const p of lastApplied.paths()) {
-    for (let i = 1; i <= p.length; i++) {
-      const prefix = p.slice(0, i);
-      if (!owned.touches(prefix)) {
-        drop.insert(prefix);
-        break;
-      }
-    }
-  }
-  return drop.isEmpty() ? merged : removeItems(merged, drop, schema);
+  if (lastApplied.isEmpty()) return cloneJson(merged);
+  const atom = atomOf(schema, false);
+  return guarded(() => {
+    const named = (s: FieldSet) => withNamedFields(s, atom);
+    const fieldsOf = (v: unknown) => named(collectSet(v, atom));
+    const last = named(lastApplied);
+    // 1. Remove everything the applier had, which includes what it no longer applies.
+    const pruned = removeRoot(merged, last, atom);
+    // 2. Put back what someone (the applier's new configuration included) still owns.
+    const mergedSet = fieldsOf(merged);
+    const restored = removeRoot(merged, mergedSet.difference(fieldsOf(pruned).union(named(owned))), atom);
+    // 3. Only what the applier owned last time may go; anything else removed comes back.
+    return removeRoot(merged, mergedSet.difference(fieldsOf(restored)).intersection(last), atom);
+  });
 }
