@@ -2,11 +2,25 @@
 // go to the authorizer; anything but "allow" ends the request with a 403 Status. The decision
 // and reason are recorded as audit annotations, as upstream does.
 import type { Naming } from "../../backends/naming/index.ts";
-import type { AuthorizationResult, Authorizer } from "../../plugins/authorization/index.ts";
+import type { Attributes, AuthorizationResult, Authorizer } from "../../plugins/authorization/index.ts";
 import type { RequestContext, Stage } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
 import { requestAttributes } from "./attributes.ts";
 import { forbidden } from "./forbidden.ts";
+
+/** The authorizer's answer; a bare authorizer that throws denies, never allows (a union already absorbs failures). */
+async function ask(
+  authorizer: Authorizer,
+  ctx: RequestContext,
+  attributes: Attributes,
+): Promise<AuthorizationResult> {
+  try {
+    return await authorizer.authorize(attributes);
+  } catch (err) {
+    ctx.req.log.warn({ err, authorizer: authorizer.name }, "authorizer failed");
+    return { decision: "noOpinion", reason: "" };
+  }
+}
 
 export function authorizationStage(authorizer: Authorizer, naming: Naming): Stage {
   const annotation = (key: string) => `${naming.group("authorization")}/${key}`;
@@ -16,14 +30,7 @@ export function authorizationStage(authorizer: Authorizer, naming: Naming): Stag
       if (!ctx.user) throw errors.internal("no user found for the request");
       if (!ctx.info) throw errors.internal("no RequestInfo found in the context");
       const attributes = requestAttributes(ctx.user, ctx.info);
-      let result: AuthorizationResult;
-      try {
-        result = await authorizer.authorize(attributes);
-      } catch (err) {
-        // A union already absorbs failures; a bare authorizer that throws denies, never allows.
-        ctx.req.log.warn({ err, authorizer: authorizer.name }, "authorizer failed");
-        result = { decision: "noOpinion", reason: "" };
-      }
+      const result = await ask(authorizer, ctx, attributes);
       const annotations = ctx.auditAnnotations ?? {};
       ctx.auditAnnotations = annotations;
       if (result.decision === "allow") {
@@ -50,13 +57,7 @@ export function verbAuthorizer(authorizer: Authorizer): (ctx: RequestContext, ve
   return async (ctx, verb) => {
     if (!ctx.user || !ctx.info) throw errors.internal("no user found for the request");
     const attributes = { ...requestAttributes(ctx.user, ctx.info), verb };
-    let result: AuthorizationResult;
-    try {
-      result = await authorizer.authorize(attributes);
-    } catch (err) {
-      ctx.req.log.warn({ err, authorizer: authorizer.name }, "authorizer failed");
-      result = { decision: "noOpinion", reason: "" };
-    }
+    const result = await ask(authorizer, ctx, attributes);
     if (result.decision !== "allow") throw forbidden(attributes, result.reason);
   };
 }

@@ -155,11 +155,13 @@ export class FieldManager {
     const liveAt = live
       ? this.#at(withoutManagedFields(live), this.#o.version)
       : { apiVersion: this.#apiVersion, kind: this.#o.view.kind, metadata: {} };
-    let managers = emptyManagersOnError(live ? metaOf(live).managedFields : undefined);
-    if (managers.size === 0 && live) {
+    const liveManagers = (): Managers => {
+      const found = emptyManagersOnError(live ? metaOf(live).managedFields : undefined);
       // Whatever is there already belongs to someone: a placeholder updater owns it.
-      this.#recordUpdate(managers, {}, liveAt, BEFORE_FIRST_APPLY);
-    }
+      if (found.size === 0 && live) this.#recordUpdate(found, {}, liveAt, BEFORE_FIRST_APPLY);
+      return found;
+    };
+    let managers = liveManagers();
     const id = identity({ manager, operation: "Apply", apiVersion: "", subresource: this.#o.subresource });
     let result: { object: JsonObject; managers: Managers };
     try {
@@ -172,8 +174,7 @@ export class FieldManager {
       const remaining = err.conflicts.filter((c) => !allowed?.has(c.path));
       if (!allowed || remaining.length > 0)
         throw remaining.length > 0 ? new ApplyConflictError(remaining) : err;
-      managers = emptyManagersOnError(live ? metaOf(live).managedFields : undefined);
-      if (managers.size === 0 && live) this.#recordUpdate(managers, {}, liveAt, BEFORE_FIRST_APPLY);
+      managers = liveManagers();
       result = this.#apply(liveAt, config, managers, id, manager, true);
     }
     const { object } = result;

@@ -181,6 +181,16 @@ async function checkNamespaceOpen(env: HandlerEnv, namespace: string): Promise<v
   }
 }
 
+/** A PUT or apply that creates its object needs `create` too, and an open namespace. */
+async function checkCreateByWrite(
+  ctx: RequestContext,
+  env: HandlerEnv,
+  ns: string | undefined,
+): Promise<void> {
+  await env.authorizeVerb?.(ctx, "create");
+  if (ns) await checkNamespaceOpen(env, ns);
+}
+
 /** A create on a virtual resource, or on a subresource action: the answer is computed. */
 async function handleVirtual(
   ctx: RequestContext,
@@ -310,10 +320,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
         ns,
         info.name,
         async (current) => {
-          if (!current) {
-            await env.authorizeVerb?.(ctx, "create");
-            if (ns) await checkNamespaceOpen(env, ns);
-          }
+          if (!current) await checkCreateByWrite(ctx, env, ns);
           const next = structuredClone(body);
           await env.checkWrite?.(ctx, {
             verb: current ? "update" : "create",
@@ -349,10 +356,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           ns,
           info.name,
           async (current) => {
-            if (!current) {
-              await env.authorizeVerb?.(ctx, "create");
-              if (ns) await checkNamespaceOpen(env, ns);
-            }
+            if (!current) await checkCreateByWrite(ctx, env, ns);
             const applied = fields.apply(current, structuredClone(config), manager, force);
             const next = codec.toStorage(applied, served, info.apiVersion);
             await env.checkWrite?.(ctx, {

@@ -22,8 +22,8 @@ function setKey(object: JsonMap, key: string, value: unknown): void {
   Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** Drops null members of objects at any depth (null list items stay). */
-function pruneNulls(value: unknown): unknown {
+/** Drops null members of objects at any depth (null list items stay); a new value carries no deletions. */
+export function pruneNulls(value: unknown): unknown {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();

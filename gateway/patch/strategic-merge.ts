@@ -7,6 +7,7 @@
 // client-side apply depends on); it works on private copies of both inputs.
 
 import type { StructuralSchema } from "../../backends/schema/structural/types.ts";
+import { pruneNulls } from "./merge-patch.ts";
 import {
   type GoType,
   goFormat,
@@ -600,22 +601,6 @@ function directiveTarget(key: string, prefix: string, error: string): string {
   return key.slice(slash + 1);
 }
 
-/** Removes null-valued keys from maps at any depth (a new value carries no deletions). */
-function discardNulls(value: unknown): unknown {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) for (const item of v) stack.push(item);
-    else if (isMap(v)) {
-      for (const k of Object.keys(v)) {
-        if (v[k] === null) delete v[k];
-        else stack.push(v[k]);
-      }
-    }
-  }
-  return value;
-}
-
 function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
   if (!has(patch, RETAIN_KEYS)) return;
   const list = patch[RETAIN_KEYS];
@@ -732,7 +717,7 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: Schema): JsonMap {
       continue;
     }
     if (!has(original, key) || goType(original[key]) !== goType(patchValue)) {
-      if (!isDeleteList) set(original, key, discardNulls(patchValue));
+      if (!isDeleteList) set(original, key, pruneNulls(patchValue));
       continue;
     }
     const current = original[key];
