@@ -1,6 +1,7 @@
 // Every failure a client sees is a Status object; this is the one place that builds them, with
 // upstream's reasons, codes and message wording (clients match on them). Errors from storage and
 // the watch cache are mapped here too.
+
 import {
   CacheTimeoutError,
   ExpiredError,
@@ -15,6 +16,7 @@ import {
   RegistryError,
 } from "../../backends/registry/index.ts";
 import { SelectorParseError } from "../../backends/selection/index.ts";
+import { AdmissionError } from "../../plugins/admission/index.ts";
 import { ApplyConflictError, FieldManagerError } from "../fieldmanager/errors.ts";
 import { PatchError } from "../patch/patch-error.ts";
 
@@ -234,6 +236,13 @@ export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiE
       case "MethodNotSupported":
         return errors.methodNotSupported(r, err.message);
     }
+  }
+  if (err instanceof AdmissionError) {
+    const d = err.details ?? {};
+    if (err.fieldErrors)
+      return errors.invalid({ group: d.group ?? "", kind: d.kind ?? "" }, d.name ?? "", err.fieldErrors);
+    // A webhook may name its own reason; Status carries it as sent.
+    return new ApiError(err.code, err.reason as StatusReason, err.message, err.details);
   }
   if (err instanceof ApplyConflictError)
     return new ApiError(409, "Conflict", err.message, { causes: err.causes() });

@@ -1,0 +1,21 @@
+export type {
+  AdmissionPlugin,
+  Attributes,
+  GroupVersionKind,
+  GroupVersionResource,
+  JsonObject,
+  ObjectWriter,
+  Operation,
+  PluginEnv,
+  PluginFactory,
+  PluginOptions,
+  PluginRegistration,
+} from "./contract.ts";
+export {
+  type AdmissionDetails,
+  AdmissionError,
+  badRequest,
+  forbidden,
+  internalError,
+  invalid,
+} from "./errors.ts";
