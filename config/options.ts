@@ -336,6 +336,42 @@ export const OPTION_SPECS = [
     help: "group versions to serve or not, e.g. batch/v1=false, api/alpha=true, v1/secrets=false",
   },
   { flag: "feature-gates", key: "featureGates", kind: "list", help: "feature gates, e.g. WatchList=true" },
+  {
+    flag: "enable-admission-plugins",
+    key: "enableAdmissionPlugins",
+    kind: "list",
+    help: "admission plugins to run besides the default-enabled ones (order does not matter)",
+  },
+  {
+    flag: "disable-admission-plugins",
+    key: "disableAdmissionPlugins",
+    kind: "list",
+    help: "admission plugins not to run, default-enabled ones included",
+  },
+  {
+    flag: "admission-control-config-file",
+    key: "admissionControlConfigFile",
+    kind: "string",
+    help: "AdmissionConfiguration file with the plugins' configurations (inline or by path)",
+  },
+  {
+    flag: "default-not-ready-toleration-seconds",
+    key: "defaultNotReadyTolerationSeconds",
+    kind: "int",
+    help: "DefaultTolerationSeconds: seconds pods tolerate a not-ready node",
+  },
+  {
+    flag: "default-unreachable-toleration-seconds",
+    key: "defaultUnreachableTolerationSeconds",
+    kind: "int",
+    help: "DefaultTolerationSeconds: seconds pods tolerate an unreachable node",
+  },
+  {
+    flag: "redis-url",
+    key: "redisUrl",
+    kind: "string",
+    help: "Redis for state shared by replicas (EventRateLimit buckets), e.g. redis://127.0.0.1:6379",
+  },
   { flag: "help", key: "help", kind: "bool", help: "print this help and exit" },
 ] as const satisfies readonly OptionSpec[];
 
@@ -406,6 +442,12 @@ export interface ServerOptions {
   authorizationWebhookCacheUnauthorizedTtl: number;
   runtimeConfig: string[];
   featureGates: Record<string, boolean>;
+  enableAdmissionPlugins: string[];
+  disableAdmissionPlugins: string[];
+  admissionControlConfigFile: string | undefined;
+  defaultNotReadyTolerationSeconds: number;
+  defaultUnreachableTolerationSeconds: number;
+  redisUrl: string | undefined;
   help: boolean;
 }
 
@@ -467,6 +509,12 @@ export const DEFAULTS: ServerOptions = {
   authorizationWebhookCacheUnauthorizedTtl: 30_000,
   runtimeConfig: [],
   featureGates: {},
+  enableAdmissionPlugins: [],
+  disableAdmissionPlugins: [],
+  admissionControlConfigFile: undefined,
+  defaultNotReadyTolerationSeconds: 300,
+  defaultUnreachableTolerationSeconds: 300,
+  redisUrl: undefined,
   help: false,
 };
 

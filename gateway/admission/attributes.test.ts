@@ -31,7 +31,7 @@ test("attributes carry the request's version, the storage version and what plugi
 
     await t.create("namespaces", undefined, { metadata: { name: "team" } });
     const ns = await t.get("namespaces", undefined, "team");
-    assert.equal((ns?.metadata as { name: string }).name, "team");
+    assert.equal((ns?.metadata as { name?: string } | undefined)?.name, "team");
     const env = t.env();
     const updated = await env.writer.update(
       { group: "", resource: "namespaces" },

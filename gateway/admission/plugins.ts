@@ -1,0 +1,94 @@
+// Which admission plugins exist, in the order they run, and which run by default: upstream's
+// kube-apiserver 1.27 ordering and default-enabled set (the flags' order never matters).
+import type { PluginRegistration } from "../../plugins/admission/index.ts";
+import {
+  namespaceAutoProvision,
+  namespaceExists,
+  namespaceLifecycle,
+} from "../../plugins/admission/namespace/index.ts";
+
+/** Every plugin name, in run order; webhooks, policies and quota come last, as upstream. */
+export const PLUGIN_ORDER = [
+  "NamespaceAutoProvision",
+  "NamespaceLifecycle",
+  "NamespaceExists",
+  "SecurityContextDeny",
+  "LimitPodHardAntiAffinityTopology",
+  "LimitRanger",
+  "ServiceAccount",
+  "NodeRestriction",
+  "TaintNodesByCondition",
+  "ImagePolicyWebhook",
+  "PodSecurity",
+  "PodNodeSelector",
+  "Priority",
+  "DefaultTolerationSeconds",
+  "PodTolerationRestriction",
+  "EventRateLimit",
+  "ExtendedResourceToleration",
+  "PersistentVolumeLabel",
+  "DefaultStorageClass",
+  "StorageObjectInUseProtection",
+  "OwnerReferencesPermissionEnforcement",
+  "PersistentVolumeClaimResize",
+  "RuntimeClass",
+  "CertificateSigning",
+  "CertificateSubjectRestriction",
+  "DefaultIngressClass",
+  "DenyServiceExternalIPs",
+  "MutatingAdmissionWebhook",
+  "ValidatingAdmissionPolicy",
+  "ValidatingAdmissionWebhook",
+  "ResourceQuota",
+] as const;
+
+/** Upstream's plugins that run unless disabled. */
+export const DEFAULT_ENABLED: ReadonlySet<string> = new Set([
+  "NamespaceLifecycle",
+  "LimitRanger",
+  "ServiceAccount",
+  "TaintNodesByCondition",
+  "PodSecurity",
+  "Priority",
+  "DefaultTolerationSeconds",
+  "DefaultStorageClass",
+  "StorageObjectInUseProtection",
+  "PersistentVolumeClaimResize",
+  "RuntimeClass",
+  "CertificateSigning",
+  "CertificateSubjectRestriction",
+  "DefaultIngressClass",
+  "MutatingAdmissionWebhook",
+  "ValidatingAdmissionPolicy",
+  "ValidatingAdmissionWebhook",
+  "ResourceQuota",
+]);
+
+/** The plugins this build has, by name. */
+export const REGISTRATIONS: ReadonlyMap<string, PluginRegistration> = new Map(
+  [namespaceAutoProvision, namespaceLifecycle, namespaceExists].map((r) => [r.name, r]),
+);
+
+export class AdmissionPluginError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AdmissionPluginError";
+  }
+}
+
+/**
+ * The plugins to run, in run order: the default set plus `enable` minus `disable`. A name that is
+ * not a plugin, or one named in both lists, is an error.
+ */
+export function resolvePlugins(enable: readonly string[], disable: readonly string[]): string[] {
+  const known = new Set<string>(PLUGIN_ORDER);
+  for (const name of [...enable, ...disable]) {
+    if (!known.has(name)) throw new AdmissionPluginError(`unknown admission plugin: ${name}`);
+  }
+  const both = enable.filter((n) => disable.includes(n));
+  if (both.length > 0)
+    throw new AdmissionPluginError(
+      `${both.join(",")} in enable-admission-plugins and disable-admission-plugins overlapped`,
+    );
+  return PLUGIN_ORDER.filter((n) => (DEFAULT_ENABLED.has(n) || enable.includes(n)) && !disable.includes(n));
+}

@@ -1,0 +1,3 @@
+export { namespaceAutoProvision } from "./autoprovision.ts";
+export { namespaceExists } from "./exists.ts";
+export { namespaceLifecycle } from "./lifecycle.ts";
