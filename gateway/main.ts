@@ -17,6 +17,8 @@ import {
   ServiceAccountController,
   TokenController,
 } from "../plugins/controllers/index.ts";
+import { AdmissionPluginError } from "./admission/plugins.ts";
+import { startAdmission } from "./admission/setup.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { fileAuditLog } from "./audit/audit-stage.ts";
 import { accessGuard, registerNotFound, verbAuthorizer } from "./authorization/index.ts";
@@ -162,13 +164,31 @@ async function main(options: ServerOptions): Promise<void> {
   };
   const auditLog = options.auditLogPath ? fileAuditLog(options.auditLogPath) : undefined;
   const metrics = new GatewayMetrics();
+  const admission = await startAdmission({
+    naming,
+    resources: controlPlane.resources,
+    objects: access,
+    authorizer,
+    enable: options.enableAdmissionPlugins,
+    disable: options.disableAdmissionPlugins,
+    ...(options.admissionControlConfigFile ? { configFile: options.admissionControlConfigFile } : {}),
+    options: {
+      defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
+      defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
+      featureGates: gates,
+      ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+    },
+    metrics: metrics.registry,
+    signal: stopAccess.signal,
+  });
+  log.info({ plugins: admission.names }, "admission");
   const handlerEnv = (): HandlerEnv => ({
     metrics,
     resources: controlPlane.resources,
     naming,
     codec: new Codec(naming),
     watchListEnabled: gates.WatchList === true,
-    protectedNamespaces: controlPlane.protectedNamespaces,
+    admission,
     subresourceActions: new Map([
       [
         "/serviceaccounts/token",
@@ -342,6 +362,7 @@ async function main(options: ServerOptions): Promise<void> {
     closeAllWatches();
     await app.close();
     await security.close();
+    await admission.close();
     crds?.stop();
     stopAccess.abort();
     await controlPlane.stop();
@@ -380,6 +401,10 @@ if (options.help) {
   process.exit(0);
 }
 main(options).catch((err: unknown) => {
+  if (err instanceof AdmissionPluginError) {
+    process.stderr.write(`error: admission: ${err.message}\n`);
+    process.exit(2);
+  }
   if (err instanceof FeatureGateError || err instanceof RuntimeConfigError) {
     const flag = err instanceof FeatureGateError ? "--feature-gates" : "--runtime-config";
     process.stderr.write(`error: ${flag}: ${err.message}\n`);

@@ -31,6 +31,12 @@ export interface WriteOptions {
    * manager records ownership here, so that what it records is what is stored.
    */
   readonly track?: (object: JsonObject, old: JsonObject | undefined) => void;
+  /**
+   * The validating admission phase: runs after the kind's own validation, against the object
+   * about to be written and the stored one it replaces (on delete: no object, the stored one),
+   * inside the retry loop so it always sees the current object; throws to refuse.
+   */
+  readonly admission?: (object: JsonObject | undefined, old: JsonObject | undefined) => Promise<void>;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -255,6 +261,7 @@ export class Registry {
       this.strategy.typed?.default(body);
       options.track?.(body, undefined);
       this.#validateCreate(body, m);
+      await options.admission?.(body, undefined);
       const name = m.name as string;
       await this.#allocate(this.strategy, body, undefined, name);
       if (options.dryRun) {
@@ -347,6 +354,7 @@ export class Registry {
             : (strategy.validate?.(object) ?? [])),
       ];
       if (causes.length > 0) throw this.#invalid(name, causes);
+      await options.admission?.(object, old);
       await this.#allocate(strategy, object, old, name);
 
       // The last finalizer of an object being deleted is gone: remove it for good.
@@ -421,6 +429,16 @@ export class Registry {
   }
 
   /**
+   * A body as decoding leaves it (types checked, unknown fields dropped, defaults filled in), for
+   * mutating admission to see what the registry will store; the registry does it again itself.
+   */
+  decoded(object: JsonObject): JsonObject {
+    this.#checkTypes(object);
+    this.#normalize(object);
+    return object;
+  }
+
+  /**
    * What decoding does to a typed kind's body besides the type check: unknown fields go (the
    * handlers have already reported them per fieldValidation; this covers patched and transformed
    * objects) and defaults are filled in.
@@ -484,6 +502,7 @@ export class Registry {
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${m.resourceVersion}`,
         );
       }
+      await options.admission?.(undefined, object);
       if (this.#pending(object).length > 0) {
         // Finalizers hold the object: mark it as being deleted and let them run.
         if (m.deletionTimestamp) return { object, removed: false };

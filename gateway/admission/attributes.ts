@@ -28,10 +28,18 @@ export interface CollectedAttributes extends Attributes {
   readonly warnings: string[];
 }
 
-export function admissionAttributes(input: AttributesInput): CollectedAttributes {
+/** Where annotations and warnings go: fresh collections unless the request's own are given. */
+export interface AttributesSink {
+  readonly annotations: Record<string, string>;
+  readonly warnings: string[];
+}
+
+export function admissionAttributes(
+  input: AttributesInput,
+  sink: AttributesSink = { annotations: {}, warnings: [] },
+): CollectedAttributes {
   const schema = input.served.schema;
-  const annotations: Record<string, string> = {};
-  const warnings: string[] = [];
+  const { annotations, warnings } = sink;
   const stored = storageVersion(schema).name;
   return {
     operation: input.operation,
@@ -54,7 +62,8 @@ export function admissionAttributes(input: AttributesInput): CollectedAttributes
       annotations[key] = value;
     },
     warn(message) {
-      warnings.push(message);
+      // A write retried after a conflict admits again; say each thing once.
+      if (!warnings.includes(message)) warnings.push(message);
     },
     annotations,
     warnings,

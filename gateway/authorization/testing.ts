@@ -8,11 +8,13 @@ import { MemoryStorage } from "../../backends/memory/index.ts";
 import { type Naming, naming as namingPreset } from "../../backends/naming/index.ts";
 import { x509Authenticator } from "../../plugins/authentication/index.ts";
 import type { Authorizer } from "../../plugins/authorization/index.ts";
+import { startAdmission } from "../admission/setup.ts";
 import { defaultPipeline, registerApi } from "../api-routes.ts";
 import { startControlPlane } from "../control-plane.ts";
 import { registerVersion } from "../discovery-routes.ts";
 import { Codec } from "../handlers/codec.ts";
 import { registerHealth } from "../health.ts";
+import { objectAccess } from "../object-access.ts";
 import { registerOpenApi } from "../openapi-routes.ts";
 import { type Authority, createAuthority, issueCertificate } from "../pki/certificates.ts";
 import { createServer } from "../server.ts";
@@ -66,6 +68,16 @@ export async function startAccessGateway(options: {
       throw err instanceof Error ? err : new Error(String(err));
     },
   });
+  const stopAdmission = new AbortController();
+  // Namespace lifecycle only: these gateways test access, not the other plugins.
+  const admission = await startAdmission({
+    naming,
+    resources: plane.resources,
+    objects: objectAccess(plane.resources, stopAdmission.signal, () => {}),
+    authorizer: options.authorizer,
+    only: ["NamespaceLifecycle"],
+    signal: stopAdmission.signal,
+  });
   const ca = await createAuthority("test-ca");
   const serving = await issueCertificate(ca, {
     commonName: "gateway",
@@ -93,7 +105,7 @@ export async function startAccessGateway(options: {
         naming,
         codec: new Codec(naming),
         watchListEnabled: false,
-        protectedNamespaces: plane.protectedNamespaces,
+        admission,
         authorizeVerb: verbAuthorizer(options.authorizer),
       },
     }),
@@ -148,6 +160,7 @@ export async function startAccessGateway(options: {
     },
     anonymous: () => clientWith(),
     async stop() {
+      stopAdmission.abort();
       await Promise.all(agents.map((a) => a.close()));
       await app.close();
       await plane.stop();

@@ -1,6 +1,5 @@
 // The routing stage's end: one handler per verb over the registry (DESIGN.md: handlers never
 // touch storage). Request options are parsed and checked here; the registry owns the lifecycle.
-import type { CachedItem } from "../../backends/cacher/index.ts";
 import type { Naming } from "../../backends/naming/index.ts";
 import { type JsonObject, RegistryError } from "../../backends/registry/index.ts";
 import {
@@ -9,13 +8,15 @@ import {
   parseFieldSelector,
   parseLabelSelector,
 } from "../../backends/selection/index.ts";
+import type { AdmissionChain } from "../admission/chain.ts";
+import { type RequestAdmission, type RequestAdmissionInput, requestAdmission } from "../admission/request.ts";
 import { noteDeprecatedRequest } from "../deprecation.ts";
 import { fieldManagerFor, managerName, validateFieldManager } from "../fieldmanager/index.ts";
 import type { GatewayMetrics } from "../metrics.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
 import type { ResourceTable, ServedResource, VirtualResource } from "../routing/resources.ts";
-import { type Codec, type OutputChoice, queryFlag } from "./codec.ts";
+import { type Codec, type DeleteOptionsBody, type OutputChoice, queryFlag } from "./codec.ts";
 import { handleScale } from "./scale.ts";
 import { serveWatch } from "./watch.ts";
 
@@ -24,8 +25,8 @@ export interface HandlerEnv {
   readonly naming: Naming;
   readonly codec: Codec;
   readonly watchListEnabled: boolean;
-  /** Namespaces that exist from the start and cannot be deleted. */
-  readonly protectedNamespaces: ReadonlySet<string>;
+  /** The admission plugins every write goes through; none when absent. */
+  readonly admission?: AdmissionChain;
   /**
    * Subresources that answer `create` with a computed object of another kind (a ServiceAccount's
    * `token`), by `<group>/<resource>/<subresource>`; the virtual resource's schema names the body
@@ -160,35 +161,36 @@ function selectors(
   return out;
 }
 
-/** Objects in a namespace can only be made while it exists and is not being deleted. */
-async function checkNamespaceOpen(env: HandlerEnv, namespace: string): Promise<void> {
-  const namespaces = env.resources.byResource("", "namespaces");
-  if (!namespaces) return;
-  let item: CachedItem;
-  try {
-    item = await namespaces.registry.get(undefined, namespace);
-  } catch (err) {
-    if (err instanceof RegistryError && err.reason === "NotFound")
-      throw errors.notFound({ group: "", resource: "namespaces" }, namespace);
-    throw err;
-  }
-  const ns = JSON.parse(item.json) as {
-    metadata?: { deletionTimestamp?: string };
-    status?: { phase?: string };
-  };
-  if (ns.metadata?.deletionTimestamp || ns.status?.phase === "Terminating") {
-    throw errors.namespaceTerminating(namespace);
-  }
+/** A PUT or apply that creates its object needs `create` too. */
+async function checkCreateByWrite(ctx: RequestContext, env: HandlerEnv): Promise<void> {
+  await env.authorizeVerb?.(ctx, "create");
 }
 
-/** A PUT or apply that creates its object needs `create` too, and an open namespace. */
-async function checkCreateByWrite(
+/** The request's admission, for a resource or one of its subresources. */
+function admissionFor(
   ctx: RequestContext,
   env: HandlerEnv,
-  ns: string | undefined,
-): Promise<void> {
-  await env.authorizeVerb?.(ctx, "create");
-  if (ns) await checkNamespaceOpen(env, ns);
+  input: Omit<RequestAdmissionInput, "version"> & { readonly version?: string },
+): RequestAdmission | undefined {
+  return requestAdmission(env.admission, env.naming, ctx, {
+    ...input,
+    version: input.version ?? ctx.info?.apiVersion ?? "",
+  });
+}
+
+/** DeleteOptions as webhooks see them. */
+function deleteOptionsBody(options: DeleteOptionsBody): JsonObject {
+  return {
+    ...(options.preconditions ? { preconditions: options.preconditions } : {}),
+    ...(options.dryRun ? { dryRun: ["All"] } : {}),
+    ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+    ...(options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {}),
+  };
+}
+
+function nameOf(object: JsonObject): string {
+  const m = object.metadata;
+  return typeof m === "object" && m !== null ? String((m as JsonObject).name ?? "") : "";
 }
 
 /** A create on a virtual resource, or on a subresource action: the answer is computed. */
@@ -199,12 +201,27 @@ async function handleVirtual(
   version: string,
   namespace: string | undefined,
   name: string | undefined,
+  parent?: { readonly served: ServedResource; readonly subresource: string },
 ): Promise<void> {
   const info = ctx.info;
   const ref = { group: target.schema.group, resource: target.schema.plural };
   if (info?.verb !== "create") throw errors.methodNotSupported(ref, info?.verb || ctx.req.method);
   const body = await env.codec.readObject(ctx, target, version);
   const choice = env.codec.output(ctx, target, { list: false, stream: false });
+  // Computed answers have no stored object: both phases see the request's body.
+  const admission = admissionFor(ctx, env, {
+    served: parent?.served ?? target,
+    subresource: parent?.subresource,
+    namespace,
+    name: name ?? nameOf(body),
+    dryRun: dryRun(ctx),
+    options: { kind: "CreateOptions", fieldManager: query(ctx, "fieldManager") },
+    kind: { group: target.schema.group, version, kind: target.schema.kind },
+  });
+  if (admission) {
+    await admission.admit(body, undefined);
+    await admission.validate(body, undefined);
+  }
   const object = await target.create(ctx, body, version, namespace, name);
   env.codec.sendObject(ctx, 201, object, choice, target);
 }
@@ -228,11 +245,24 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     : undefined;
   if (action && schema.subresources.includes(subresource as string)) {
     const version = bodyVersion(action);
-    return handleVirtual(ctx, env, action, version, info.namespace || undefined, info.name);
+    return handleVirtual(ctx, env, action, version, info.namespace || undefined, info.name, {
+      served,
+      subresource: subresource as string,
+    });
   }
   if (subresource === "scale" && schema.scale && schema.subresources.includes("scale")) {
     const ns = schema.namespaced ? info.namespace || undefined : undefined;
-    return handleScale(ctx, env.codec, served, schema.scale, ns, info.name, info.verb, dryRun(ctx));
+    const dry = dryRun(ctx);
+    const admission = admissionFor(ctx, env, {
+      served,
+      subresource,
+      namespace: ns,
+      name: info.name,
+      dryRun: dry,
+      options: { kind: "UpdateOptions", fieldManager: query(ctx, "fieldManager") },
+      kind: { group: "autoscaling", version: "v1", kind: "Scale" },
+    });
+    return handleScale(ctx, env.codec, served, schema.scale, ns, info.name, info.verb, dry, admission);
   }
   if (subresource) {
     if (!schema.subresources.includes(subresource) || !registry.subresources[subresource])
@@ -290,7 +320,16 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       if (!schema.verbs.includes("create")) throw errors.methodNotSupported(ref, "create");
       const body = await codec.readObject(ctx, served, info.apiVersion);
       const { manager } = writeManager(ctx, env, "CreateOptions");
-      if (ns) await checkNamespaceOpen(env, ns);
+      const dry = dryRun(ctx);
+      const admission = admissionFor(ctx, env, {
+        served,
+        subresource,
+        namespace: ns,
+        name: nameOf(body),
+        dryRun: dry,
+        options: { kind: "CreateOptions", fieldManager: query(ctx, "fieldManager") },
+      });
+      if (admission) await admission.admit(registry.decoded(body), undefined);
       const choice = codec.output(ctx, served, { list: false, stream: false });
       const fields = fieldManagerFor(served, env.naming, info.apiVersion, subresource);
       const sent = sentManagedFields(body);
@@ -303,8 +342,9 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
         old: undefined,
       });
       const { object } = await registry.create(ns, body, {
-        dryRun: dryRun(ctx),
+        dryRun: dry,
         track: (next, old) => fields.update(old, next, sent, manager),
+        ...(admission ? { admission: admission.validate } : {}),
       });
       codec.sendObject(ctx, 201, object, choice, served);
       return;
@@ -316,12 +356,22 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       const choice = codec.output(ctx, served, { list: false, stream: false });
       const fields = fieldManagerFor(served, env.naming, info.apiVersion, subresource);
       const sent = sentManagedFields(body);
+      const dry = dryRun(ctx);
+      const admission = admissionFor(ctx, env, {
+        served,
+        subresource,
+        namespace: ns,
+        name: info.name,
+        dryRun: dry,
+        options: { kind: "UpdateOptions", fieldManager: query(ctx, "fieldManager") },
+      });
       const { object, created } = await registry.update(
         ns,
         info.name,
         async (current) => {
-          if (!current) await checkCreateByWrite(ctx, env, ns);
+          if (!current) await checkCreateByWrite(ctx, env);
           const next = structuredClone(body);
+          if (admission) await admission.admit(registry.decoded(next), current);
           await env.checkWrite?.(ctx, {
             verb: current ? "update" : "create",
             served,
@@ -333,9 +383,10 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           return next;
         },
         {
-          dryRun: dryRun(ctx),
+          dryRun: dry,
           track: (next, old) => fields.update(old, next, sent, manager),
           ...(subresource ? { subresource } : {}),
+          ...(admission ? { admission: admission.validate } : {}),
         },
       );
       codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
@@ -349,16 +400,30 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       const { manager, force } = writeManager(ctx, env, "PatchOptions", type);
       const fields = fieldManagerFor(served, env.naming, info.apiVersion, subresource);
       const choice = codec.output(ctx, served, { list: false, stream: false });
-      const options = { dryRun: dryRun(ctx), ...(subresource ? { subresource } : {}) };
+      const dry = dryRun(ctx);
+      const admission = admissionFor(ctx, env, {
+        served,
+        subresource,
+        namespace: ns,
+        name: info.name,
+        dryRun: dry,
+        options: { kind: "PatchOptions", fieldManager: query(ctx, "fieldManager") },
+      });
+      const options = {
+        dryRun: dry,
+        ...(subresource ? { subresource } : {}),
+        ...(admission ? { admission: admission.validate } : {}),
+      };
       if (type === APPLY_PATCH) {
         const config = await codec.readApply(ctx, served, info.apiVersion);
         const { object, created } = await registry.update(
           ns,
           info.name,
           async (current) => {
-            if (!current) await checkCreateByWrite(ctx, env, ns);
+            if (!current) await checkCreateByWrite(ctx, env);
             const applied = fields.apply(current, structuredClone(config), manager, force);
             const next = codec.toStorage(applied, served, info.apiVersion);
+            if (admission) await admission.admit(registry.decoded(next), current);
             await env.checkWrite?.(ctx, {
               verb: current ? "update" : "create",
               served,
@@ -384,6 +449,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           const old = structuredClone(current);
           const next = await codec.applyPatch(type, current, patch, served, info.apiVersion);
           sent = sentManagedFields(next);
+          if (admission) await admission.admit(registry.decoded(next), old);
           await env.checkWrite?.(ctx, {
             verb: "update",
             served,
@@ -401,14 +467,22 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     }
     case "delete": {
       if (!schema.verbs.includes("delete")) throw errors.methodNotSupported(ref, "delete");
-      if (schema.group === "" && schema.plural === "namespaces" && env.protectedNamespaces.has(info.name)) {
-        throw errors.forbidden(ref, info.name, "this namespace may not be deleted");
-      }
       const options = await codec.readDeleteOptions(ctx);
       const choice = codec.output(ctx, served, { list: false, stream: false });
+      const dry = dryRun(ctx) || Boolean(options.dryRun);
+      const admission = admissionFor(ctx, env, {
+        served,
+        subresource,
+        namespace: ns,
+        name: info.name,
+        dryRun: dry,
+        deleteOptions: deleteOptionsBody(options),
+      });
+      await admission?.admit(undefined, undefined);
       const result = await registry.delete(ns, info.name, {
         ...options,
-        dryRun: dryRun(ctx) || options.dryRun,
+        dryRun: dry,
+        ...(admission ? { admission: admission.validate } : {}),
       });
       if (served.registry.strategy.returnDeletedObject || !result.removed) {
         codec.sendObject(ctx, result.removed ? 200 : 202, result.object, choice, served);
@@ -429,14 +503,27 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
         throw errors.methodNotSupported(ref, "deletecollection");
       const options = await codec.readDeleteOptions(ctx);
       const choice = codec.output(ctx, served, { list: true, stream: false });
+      const dry = dryRun(ctx) || Boolean(options.dryRun);
+      const admissionOf = (name: string) =>
+        admissionFor(ctx, env, {
+          served,
+          subresource: undefined,
+          namespace: ns,
+          name,
+          dryRun: dry,
+          deleteOptions: deleteOptionsBody(options),
+        });
+      await admissionOf("")?.admit(undefined, undefined);
       const listed = await registry.list(ns, { ...selectors(ctx, served) });
       const deleted: JsonObject[] = [];
       for (const item of listed.items) {
         const o = JSON.parse(item.json) as { metadata: { name: string; namespace?: string } };
+        const admission = admissionOf(o.metadata.name);
         try {
           const r = await registry.delete(o.metadata.namespace, o.metadata.name, {
             ...options,
-            dryRun: dryRun(ctx) || options.dryRun,
+            dryRun: dry,
+            ...(admission ? { admission: admission.validate } : {}),
           });
           deleted.push(r.object);
         } catch (err) {

@@ -4,6 +4,7 @@
 import { applyScale, getScale, type ScaleError, scaleForUpdate } from "../../backends/crd/index.ts";
 import type { JsonObject } from "../../backends/registry/index.ts";
 import type { ScaleSpec } from "../../backends/schema/index.ts";
+import type { RequestAdmission } from "../admission/request.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
 import type { ServedResource } from "../routing/resources.ts";
@@ -57,6 +58,7 @@ export async function handleScale(
   name: string,
   verb: string,
   dryRun: boolean,
+  admission?: RequestAdmission,
 ): Promise<void> {
   const { registry, schema } = served;
   const choice = codec.output(ctx, served, { list: false, stream: false });
@@ -77,19 +79,35 @@ export async function handleScale(
   }
   const patchType = verb === "patch" ? codec.patchType(ctx, SCALE_PATCH_TYPES) : undefined;
   const body = await codec.readPatch(ctx, patchType ?? "application/json");
+  // Admission sees Scale objects, before and after, as upstream's scale endpoint shows them.
+  const scaleOf = (object: JsonObject): JsonObject => {
+    const r = getScale(object, spec);
+    if (!r.ok) fail(r);
+    return withSelector(r.scale, object, spec);
+  };
   const { object } = await registry.update(
     namespace,
     name,
-    (current) => {
+    async (current) => {
       if (!current) throw registry.notFound(name);
       const from = scaleForUpdate(current, spec);
       if (!from.ok) fail(from);
       const scale = checkScale(patchType ? codec.applyValuePatch(patchType, from.scale, body) : body, name);
+      await admission?.admit(scale, scaleOf(current));
       const next = applyScale(current, scale, spec);
       if (!next.ok) fail(next);
       return next.object;
     },
-    { dryRun, createIfMissing: false },
+    {
+      dryRun,
+      createIfMissing: false,
+      ...(admission
+        ? {
+            admission: (o: JsonObject | undefined, old: JsonObject | undefined) =>
+              admission.validate(o && scaleOf(o), old && scaleOf(old)),
+          }
+        : {}),
+    },
   );
   const r = getScale(object, spec);
   if (!r.ok) fail(r);

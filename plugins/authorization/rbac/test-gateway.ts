@@ -4,6 +4,7 @@
 import { builtinKinds, builtinRbacKinds } from "../../../backends/builtin/index.ts";
 import { MemoryStorage } from "../../../backends/memory/index.ts";
 import { type Naming, naming as namingPreset } from "../../../backends/naming/index.ts";
+import { startAdmission } from "../../../gateway/admission/setup.ts";
 import { defaultPipeline, registerApi } from "../../../gateway/api-routes.ts";
 import { type ControlPlane, startControlPlane } from "../../../gateway/control-plane.ts";
 import { Codec } from "../../../gateway/handlers/codec.ts";
@@ -64,7 +65,14 @@ export async function startTestGateway(preset: "cluster" | "kubernetes" = "clust
         naming,
         codec: new Codec(naming),
         watchListEnabled: false,
-        protectedNamespaces: plane.protectedNamespaces,
+        admission: await startAdmission({
+          naming,
+          resources: plane.resources,
+          objects: access,
+          authorizer: rbac,
+          only: ["NamespaceLifecycle"],
+          signal: stopInformers.signal,
+        }),
       },
       authenticators: [x509Authenticator()],
       anonymousAuth: true,
