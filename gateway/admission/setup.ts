@@ -28,7 +28,9 @@ export interface AdmissionSetup {
 }
 
 export async function startAdmission(setup: AdmissionSetup): Promise<AdmissionChain> {
-  const enabled = (setup.only ? [...setup.only] : resolvePlugins(setup.enable ?? [], setup.disable ?? [])).filter(
+  const enabled = (
+    setup.only ? [...setup.only] : resolvePlugins(setup.enable ?? [], setup.disable ?? [])
+  ).filter(
     (n) => REGISTRATIONS.has(n) || setup.enable?.includes(n), // INTEGRATION-TEMP
   );
   const configurations = setup.configFile
