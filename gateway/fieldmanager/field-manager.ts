@@ -76,11 +76,37 @@ function metaOf(o: JsonObject): JsonObject {
   return o.metadata as JsonObject;
 }
 
-/** A copy without managedFields: they are never part of what is compared. */
+/**
+ * A view without managedFields, which are never part of what is compared: a shallow copy is
+ * enough because the typed walks never change their inputs.
+ */
 function withoutManagedFields(o: JsonObject): JsonObject {
-  const copy = structuredClone(o);
-  if (isObject(copy.metadata)) delete copy.metadata.managedFields;
-  return copy;
+  if (!isObject(o.metadata) || !("managedFields" in o.metadata)) return o;
+  const { managedFields: _, ...metadata } = o.metadata;
+  return { ...o, metadata };
+}
+
+/** Deep equality of JSON values, stopping at the first difference. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop() as [unknown, unknown];
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    const xk = Object.keys(x);
+    if (xk.length !== Object.keys(y).length) return false;
+    for (const k of xk) {
+      if (!Object.hasOwn(y, k)) return false;
+      stack.push([(x as JsonObject)[k], (y as JsonObject)[k]]);
+    }
+  }
+  return true;
 }
 
 function emptyManagersOnError(list: unknown): Managers {
@@ -227,7 +253,11 @@ export class FieldManager {
     };
     managersOut.set(id, applied);
     let object = merged;
-    if (last && !last.set.isEmpty()) {
+    // Pruning can only remove what the applier had and no longer sends: when its new set still
+    // holds all of the last one (list items and map entries come with their members), the merge
+    // stands as it is.
+    const dropped = last && last.apiVersion === this.#apiVersion ? last.set.difference(configSet) : last?.set;
+    if (last && dropped && !dropped.isEmpty()) {
       // Only sets written at this version can be laid over the merged object's paths.
       let owned = FieldSet.empty();
       for (const e of managersOut.values()) if (e.apiVersion === this.#apiVersion) owned = owned.union(e.set);
@@ -237,7 +267,7 @@ export class FieldManager {
     const conflicts = this.#takeOver(managersOut, id, liveAt, object);
     if (conflicts.length > 0 && !force) throw new ApplyConflictError(conflicts);
     const strippedSet = configSet.difference(STRIPPED);
-    const changed = JSON.stringify(object) !== JSON.stringify(liveAt);
+    const changed = !sameJson(object, liveAt);
     if (strippedSet.isEmpty()) managersOut.delete(id);
     else
       managersOut.set(id, {

@@ -45,6 +45,38 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/**
+ * Decoded sets by their FieldsV1 text: the same entries come back on every write of an object,
+ * and sets are never changed once decoded. Bounded by text size; the oldest go first.
+ */
+const decoded = new Map<string, FieldSet>();
+const DECODED_MAX_CHARS = 4 * 1024 * 1024;
+let decodedChars = 0;
+/** The wire text a decoded set came from, reused while the set is unchanged. */
+const wireOf = new WeakMap<FieldSet, string>();
+
+function decodeSet(fieldsV1: unknown): FieldSet {
+  const text = JSON.stringify(fieldsV1);
+  const hit = decoded.get(text);
+  if (hit) return hit;
+  const set = FieldSet.fromFieldsV1(fieldsV1);
+  wireOf.set(set, text);
+  decoded.set(text, set);
+  decodedChars += text.length;
+  for (const key of decoded.keys()) {
+    if (decodedChars <= DECODED_MAX_CHARS) break;
+    decoded.delete(key);
+    decodedChars -= key.length;
+  }
+  return set;
+}
+
+function encodeSet(set: FieldSet): unknown {
+  const wire = wireOf.get(set);
+  // Parsed afresh, so that nothing done to the written object reaches the cache.
+  return wire === undefined ? set.toFieldsV1() : JSON.parse(wire);
+}
+
 /** Parses managedFields; a malformed list is a ManagedFieldsError. */
 export function decodeManagedFields(list: unknown): Managers {
   const out: Managers = new Map();
@@ -65,7 +97,7 @@ export function decodeManagedFields(list: unknown): Managers {
       );
     let set: FieldSet;
     try {
-      set = FieldSet.fromFieldsV1(raw.fieldsV1 ?? {});
+      set = decodeSet(raw.fieldsV1 ?? {});
     } catch (err) {
       if (err instanceof FieldSetError)
         throw new ManagedFieldsError(`error decoding versioned set from entry ${i}: ${err.message}`);
@@ -110,7 +142,7 @@ export function encodeManagedFields(managers: Managers): Record<string, unknown>
     apiVersion: e.apiVersion,
     ...(e.time ? { time: e.time } : {}),
     fieldsType: "FieldsV1",
-    fieldsV1: e.set.toFieldsV1(),
+    fieldsV1: encodeSet(e.set),
     ...(e.subresource ? { subresource: e.subresource } : {}),
   }));
 }
