@@ -204,6 +204,36 @@ describe("apply, patch and diff", { skip: bins.length > 0 ? false : "no kubectl"
         assert.deepEqual(managers(got), ["alpha:Apply", "beta:Apply"]);
       });
 
+      it("server-side apply of ports without protocol; kubectl scale is recorded under scale", async () => {
+        const ported = {
+          apiVersion: "apps/v1",
+          kind: "Deployment",
+          metadata: { name: "ported", namespace: ns },
+          spec: {
+            selector: { matchLabels: { app: "ported" } },
+            template: {
+              metadata: { labels: { app: "ported" } },
+              spec: { containers: [{ name: "app", image: "nginx:1", ports: [{ containerPort: 80 }] }] },
+            },
+          },
+        };
+        await ok(["apply", "--server-side", "--field-manager=ops", "-f", "-"], JSON.stringify(ported));
+        await ok(["apply", "--server-side", "--field-manager=ops", "-f", "-"], JSON.stringify(ported));
+        await ok(["scale", "deployment/ported", "--replicas=4"]);
+        const d = await getJson("deployment/ported");
+        assert.equal((d.spec as Obj).replicas, 4);
+        assert.deepEqual(containersOf(d)[0]?.ports, [{ containerPort: 80, protocol: "TCP" }]);
+        const entries = (d.metadata as Obj).managedFields as Obj[];
+        const scale = entries.find((e) => e.subresource === "scale");
+        assert.ok(scale, JSON.stringify(entries));
+        assert.equal(scale.operation, "Update");
+        assert.deepEqual(scale.fieldsV1, { "f:spec": { "f:replicas": {} } });
+        const ops = entries.find((e) => e.manager === "ops");
+        assert.ok(
+          JSON.stringify(ops?.fieldsV1).includes('k:{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"}'),
+        );
+      });
+
       it("two managers own different containers of one Deployment", async () => {
         const two = (name: string, image: string) =>
           JSON.stringify({

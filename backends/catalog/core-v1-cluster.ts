@@ -201,7 +201,7 @@ export const CORE_V1_CLUSTER = pkg("core/v1", "k8s.io.api.core.v1", {
       "string",
       "Name of the port, a DNS label unique within the service and matched against endpoint port names. May be left out when the service has one port.",
     ),
-    protocol: f(2, "string", PORT_PROTOCOL, { enum: PROTOCOLS }),
+    protocol: f(2, "string", PORT_PROTOCOL, { enum: PROTOCOLS, default: "TCP" }),
     appProtocol: f(6, "string", APP_PROTOCOL, { pointer: true }),
     port: f(3, "int32", "Port number the service listens on.", { ...required, omitEmpty: false }),
     targetPort: f(

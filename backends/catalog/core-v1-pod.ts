@@ -511,6 +511,7 @@ export const CORE_V1_POD = pkg("core/v1", "k8s.io.api.core.v1", {
     }),
     protocol: f(4, "string", 'Protocol of the port: "TCP", "UDP" or "SCTP". Defaults to "TCP".', {
       enum: PROTOCOLS,
+      default: "TCP",
     }),
     hostIP: f(5, "string", "Node IP address to bind the host port to."),
   }),

@@ -96,6 +96,7 @@ export class SchemaExpander {
       if (ref.kind === "list") out.items = { ...(base.items as StructuralSchema), enum: field.enum };
       else out.enum = field.enum;
     }
+    if (field.default !== undefined) out.default = field.default;
     if (field.listType) out["x-kubernetes-list-type"] = field.listType;
     if (field.listMapKeys) out["x-kubernetes-list-map-keys"] = field.listMapKeys;
     if (field.mapType) out["x-kubernetes-map-type"] = field.mapType;

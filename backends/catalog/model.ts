@@ -22,6 +22,8 @@ export interface FieldOptions {
   readonly required?: boolean;
   /** The allowed values of a string enum, as upstream 1.27 publishes them. */
   readonly enum?: readonly string[];
+  /** `+default`: the value upstream's published schema declares (a list-map key may rely on it). */
+  readonly default?: string;
   /** `+listType`. */
   readonly listType?: ListType;
   /** `+listMapKey`, in order. */

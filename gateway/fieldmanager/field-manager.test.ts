@@ -247,6 +247,81 @@ describe("field manager: apply", () => {
     assert.equal(byManager(forced, "hpa"), undefined, "hpa owned only replicas");
   });
 
+  it("a list-map key the schema defaults may be left out: ports key on protocol TCP", () => {
+    const web = { ...nginx, ports: [{ containerPort: 80 }] };
+    const out = apply(undefined, deployment([web]), "ci");
+    const fields = JSON.stringify(byManager(out, "ci", "Apply")?.fieldsV1);
+    assert.ok(fields.includes('k:{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"}'), fields);
+    // Applying it again with the protocol spelled out is the same item.
+    const again = apply(
+      out,
+      deployment([{ ...nginx, ports: [{ containerPort: 80, protocol: "TCP" }] }]),
+      "ci",
+    );
+    const ports = (((again.spec as Obj).template as Obj).spec as { containers: Obj[] }).containers[0]?.ports;
+    assert.equal((ports as Obj[]).length, 1);
+  });
+
+  it("owners at another version protect fields from removal; an applier's last set is pruned at its own version", () => {
+    // Two versions of one kind whose objects differ only in apiVersion.
+    const schema = kindSchema(catalog, "apps/v1.Deployment");
+    const two: VersionView = {
+      kind: "Deployment",
+      hasStatus: true,
+      apiVersion: (v) => `apps/${v}`,
+      versionOf: (av) => (av === "apps/v1" ? "v1" : av === "apps/v2" ? "v2" : undefined),
+      schema: () => schema,
+      convert: (o, v) => ({ ...o, apiVersion: `apps/${v}` }),
+    };
+    const at = (version: string) =>
+      new FieldManager({
+        view: two,
+        version,
+        subresource: "",
+        lastAppliedAnnotation: ANNOTATION,
+        now: () => new Date(clock),
+      });
+    const labelled = (labels: Obj, apiVersion = "apps/v1") => ({
+      ...deployment([nginx], { metadata: { labels } }),
+      apiVersion,
+    });
+    const v1 = at("v1").apply(undefined, labelled({ a: "1", b: "2" }), "ci", false);
+    const v2 = at("v2").apply(
+      at("v2").apply(v1, labelled({ b: "2" }, "apps/v2"), "other", false),
+      labelled({ b: "2" }, "apps/v2"),
+      "other",
+      false,
+    );
+    assert.equal(byManager(v2, "other")?.apiVersion, "apps/v2");
+    const v3 = at("v1").apply(v2, labelled({ a: "1" }), "ci", false);
+    assert.deepEqual((v3.metadata as Obj).labels, { a: "1", b: "2" }, "b is still owned, at apps/v2");
+    // ci last applied at v1; now it applies at v2 without a: a goes, pruned at v1 where it was set.
+    const v4 = at("v2").apply(v3, labelled({ b: "2" }, "apps/v2"), "ci", false);
+    assert.deepEqual((v4.metadata as Obj).labels, { b: "2" });
+  });
+
+  it("re-applying what was applied before keeps every field, including ones owned by others", () => {
+    const v1 = apply(undefined, deployment([nginx], { metadata: { labels: { a: "1" } } }), "ci");
+    const v2 = update(
+      manager(deployments),
+      v1,
+      { ...v1, metadata: { ...(v1.metadata as Obj), labels: { a: "1", other: "x" } } },
+      "kubectl-label",
+    );
+    const v3 = apply(
+      v2,
+      deployment([{ ...nginx, image: "nginx:2" }], { metadata: { labels: { a: "1" } } }),
+      "ci",
+    );
+    assert.deepEqual((v3.metadata as Obj).labels, { a: "1", other: "x" });
+    const v4 = apply(
+      v3,
+      deployment([{ ...nginx, image: "nginx:2" }], { metadata: { labels: { a: "1" } } }),
+      "ci",
+    );
+    assert.deepEqual(entries(v4), entries(v3), "an apply that changes nothing changes no entry");
+  });
+
   it("removes fields the applier stops sending unless someone else owns them", () => {
     const v1 = apply(undefined, deployment([nginx], { metadata: { labels: { a: "1", b: "2" } } }), "ci");
     const v2 = update(

@@ -16,7 +16,14 @@ import {
   type ManagerEntry,
   type Managers,
 } from "./managed-fields.ts";
-import { type Comparison, compare, merge, pruneUnowned, toFieldSet } from "./typed-walk.ts";
+import {
+  type Comparison,
+  compare,
+  merge,
+  type OwnersAtVersion,
+  pruneUnowned,
+  toFieldSet,
+} from "./typed-walk.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -258,11 +265,30 @@ export class FieldManager {
     // stands as it is.
     const dropped = last && last.apiVersion === this.#apiVersion ? last.set.difference(configSet) : last?.set;
     if (last && dropped && !dropped.isEmpty()) {
-      // Only sets written at this version can be laid over the merged object's paths.
-      let owned = FieldSet.empty();
-      for (const e of managersOut.values()) if (e.apiVersion === this.#apiVersion) owned = owned.union(e.set);
-      const lastAtThisVersion = last.apiVersion === this.#apiVersion ? last.set : FieldSet.empty();
-      object = this.#walk(() => pruneUnowned(merged, lastAtThisVersion, owned, schema)) as JsonObject;
+      // Pruning happens at the version the applier's last set was written at (upstream's order);
+      // every other set is laid over the object converted to its own version.
+      const pruneVersion = this.#o.view.versionOf(last.apiVersion);
+      if (pruneVersion !== undefined) {
+        const byVersion = new Map<string, FieldSet>();
+        for (const e of managersOut.values())
+          byVersion.set(e.apiVersion, (byVersion.get(e.apiVersion) ?? FieldSet.empty()).union(e.set));
+        const others: OwnersAtVersion[] = [];
+        for (const [apiVersion, set] of byVersion) {
+          const version = this.#o.view.versionOf(apiVersion);
+          if (version === undefined || apiVersion === last.apiVersion) continue;
+          others.push({
+            owned: set,
+            schema: this.#o.view.schema(version),
+            to: (v) => this.#at(v as JsonObject, version),
+            back: (v) => this.#at(v as JsonObject, pruneVersion),
+          });
+        }
+        const there = this.#at(merged, pruneVersion);
+        const owned = byVersion.get(last.apiVersion) ?? FieldSet.empty();
+        const schemaThere = this.#o.view.schema(pruneVersion);
+        const pruned = this.#walk(() => pruneUnowned(there, last.set, owned, schemaThere, others));
+        object = this.#at(pruned as JsonObject, this.#o.version);
+      }
     }
     const conflicts = this.#takeOver(managersOut, id, liveAt, object);
     if (conflicts.length > 0 && !force) throw new ApplyConflictError(conflicts);

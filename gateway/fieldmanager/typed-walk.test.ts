@@ -316,8 +316,12 @@ describe("errors", () => {
     [
       "a missing key field without default",
       deployment,
-      deploymentOf([{ name: "a", ports: [{ containerPort: 80 }] }]),
-      `.spec.template.spec.containers[name="a"].ports: element 0: associative list with keys has an element that omits key field "protocol" (and doesn't have default value)`,
+      {
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        spec: { template: { spec: { topologySpreadConstraints: [{ topologyKey: "zone", maxSkew: 1 }] } } },
+      },
+      `.spec.template.spec.topologySpreadConstraints: element 0: associative list with keys has an element that omits key field "whenUnsatisfiable" (and doesn't have default value)`,
     ],
     [
       "a null list-map item",

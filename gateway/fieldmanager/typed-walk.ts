@@ -983,8 +983,17 @@ export function removeItems(value: unknown, set: FieldSet, schema: StructuralSch
   return guarded(() => removeRoot(value, set, atomOf(schema, false)));
 }
 
+/** Owners at another version: their sets, that version's schema, and the conversions there and back. */
+export interface OwnersAtVersion {
+  readonly owned: FieldSet;
+  readonly schema: StructuralSchema | undefined;
+  readonly to: (value: unknown) => unknown;
+  readonly back: (value: unknown) => unknown;
+}
+
 /** Apply's pruning: drops from `merged` what the applier owned last time (`lastApplied`) and
-    nobody owns now (`owned`, every manager's set incl. the applier's new one), as SMD's
+    nobody owns now (`owned`, every manager's set at this version incl. the applier's new one;
+    `others`, owners at other versions, checked on the object converted to theirs), as SMD's
     Updater.prune + addBackOwnedItems + addBackDanglingItems do (named struct fields count as
     members, EnsureNamedFieldsAreMembers). Pure. */
 export function pruneUnowned(
@@ -992,6 +1001,7 @@ export function pruneUnowned(
   lastApplied: FieldSet,
   owned: FieldSet,
   schema: StructuralSchema | undefined,
+  others: readonly OwnersAtVersion[] = [],
 ): unknown {
   if (lastApplied.isEmpty()) return cloneJson(merged);
   const atom = atomOf(schema, false);
@@ -1001,9 +1011,18 @@ export function pruneUnowned(
     const last = named(lastApplied);
     // 1. Remove everything the applier had, which includes what it no longer applies.
     const pruned = removeRoot(merged, last, atom);
-    // 2. Put back what someone (the applier's new configuration included) still owns.
+    // 2. Put back what someone (the applier's new configuration included) still owns, at this
+    //    version and then at each other owners' version.
     const mergedSet = fieldsOf(merged);
-    const restored = removeRoot(merged, mergedSet.difference(fieldsOf(pruned).union(named(owned))), atom);
+    let restored = removeRoot(merged, mergedSet.difference(fieldsOf(pruned).union(named(owned))), atom);
+    for (const other of others) {
+      const at = atomOf(other.schema, false);
+      const namedAt = (s: FieldSet) => withNamedFields(s, at);
+      const mergedThere = other.to(merged);
+      const keptThere = namedAt(collectSet(other.to(restored), at));
+      const drop = namedAt(collectSet(mergedThere, at)).difference(keptThere.union(namedAt(other.owned)));
+      restored = other.back(removeRoot(mergedThere, drop, at));
+    }
     // 3. Only what the applier owned last time may go; anything else removed comes back.
     return removeRoot(merged, mergedSet.difference(fieldsOf(restored)).intersection(last), atom);
   });

@@ -262,7 +262,16 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       options: { kind: "UpdateOptions", fieldManager: query(ctx, "fieldManager") },
       kind: { group: "autoscaling", version: "v1", kind: "Scale" },
     });
-    return handleScale(ctx, env.codec, served, schema.scale, ns, info.name, info.verb, dry, admission);
+    // A scale write is recorded on the parent, under the subresource, as upstream does.
+    const writer =
+      info.verb === "update" || info.verb === "patch"
+        ? writeManager(ctx, env, info.verb === "patch" ? "PatchOptions" : "UpdateOptions")
+        : undefined;
+    const fields = fieldManagerFor(served, env.naming, info.apiVersion, "scale");
+    const track = writer
+      ? (next: JsonObject, old: JsonObject | undefined) => fields.update(old, next, undefined, writer.manager)
+      : undefined;
+    return handleScale(ctx, env.codec, served, schema.scale, ns, info.name, info.verb, dry, admission, track);
   }
   if (subresource) {
     if (!schema.subresources.includes(subresource) || !registry.subresources[subresource])

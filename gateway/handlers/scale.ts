@@ -59,6 +59,7 @@ export async function handleScale(
   verb: string,
   dryRun: boolean,
   admission?: RequestAdmission,
+  track?: (object: JsonObject, old: JsonObject | undefined) => void,
 ): Promise<void> {
   const { registry, schema } = served;
   const choice = codec.output(ctx, served, { list: false, stream: false });
@@ -101,6 +102,7 @@ export async function handleScale(
     {
       dryRun,
       createIfMissing: false,
+      ...(track ? { track } : {}),
       ...(admission
         ? {
             admission: (o: JsonObject | undefined, old: JsonObject | undefined) =>
