@@ -3,6 +3,7 @@
 import { builtinCatalog, type Catalog } from "../catalog/index.ts";
 import { crdStrategy } from "../crd/index.ts";
 import type { Naming } from "../naming/naming.ts";
+import type { StructuralSchema } from "../schema/structural/index.ts";
 import { CATALOG_KINDS, type CatalogKindOptions, catalogKind, withCatalogSchema } from "./catalog-kinds.ts";
 import { builtinColumns } from "./columns/index.ts";
 import { configMapKind } from "./configmap.ts";
@@ -42,6 +43,11 @@ function catalogOptions(naming: Naming): CatalogKindOptions {
     defaulter: builtinDefaulterFor(catalog, naming),
     columns: (entry) => columns(entry.group, entry.plural),
   };
+}
+
+/** ObjectMeta's structural schema, for walks over objects whose own schema leaves metadata open. */
+export function objectMetaSchema(): StructuralSchema {
+  return kindSchema(builtinCatalog(), "meta/v1.ObjectMeta");
 }
 
 export interface BuiltinSettings {

@@ -1,7 +1,21 @@
 // A field manager for one request against a served resource.
+import { objectMetaSchema } from "../../backends/builtin/index.ts";
 import type { Naming } from "../../backends/naming/index.ts";
+import type { StructuralSchema } from "../../backends/schema/structural/index.ts";
 import type { ServedResource } from "../routing/resources.ts";
 import { FieldManager, type VersionView } from "./field-manager.ts";
+
+/** Custom resources' metadata is ObjectMeta to field tracking, as upstream types it. */
+const withObjectMeta = new WeakMap<StructuralSchema, StructuralSchema>();
+function typedMetadata(schema: StructuralSchema | undefined): StructuralSchema | undefined {
+  if (!schema) return undefined;
+  let out = withObjectMeta.get(schema);
+  if (!out) {
+    out = { ...schema, properties: { ...schema.properties, metadata: objectMetaSchema() } };
+    withObjectMeta.set(schema, out);
+  }
+  return out;
+}
 
 export function versionView(served: ServedResource): VersionView {
   const { schema } = served;
@@ -11,7 +25,10 @@ export function versionView(served: ServedResource): VersionView {
     hasStatus: schema.subresources.includes("status"),
     apiVersion,
     versionOf: (av) => schema.versions.find((v) => v.served && apiVersion(v.name) === av)?.name,
-    schema: (version) => schema.versions.find((v) => v.name === version)?.schema,
+    schema: (version) => {
+      const v = schema.versions.find((x) => x.name === version);
+      return v?.catalogType ? v.schema : typedMetadata(v?.schema);
+    },
     convert: (object, version) =>
       schema.convert ? schema.convert(object, version) : { ...object, apiVersion: apiVersion(version) },
   };
