@@ -11,6 +11,7 @@ import { handleResource } from "./handlers/resource.ts";
 import { Pipeline, type RequestContext } from "./pipeline/index.ts";
 import { type InflightLimits, inflightLimitStage } from "./pipeline/inflight-limit.ts";
 import { type ApiError, errors, toApiError } from "./request/api-error.ts";
+import { warningHeader } from "./request/warning.ts";
 
 /** Upstream's limit on request bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -88,6 +89,8 @@ export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {
       }
       const apiError = toApiError(err);
       if (apiError.code >= 500) req.log.error({ err }, "request failed");
+      // Warnings gathered before the refusal (admission's, say) still reach the client.
+      if (ctx.warnings.length > 0) reply.header("warning", warningHeader(ctx.warnings));
       sendError(reply, apiError);
     }
     if (!ctx.done && !reply.sent) sendError(reply, errors.pageNotFound());

@@ -30,6 +30,7 @@ import {
   ProtobufDecodeError,
 } from "../protobuf/codec.ts";
 import { errors, type Status } from "../request/api-error.ts";
+import { warningHeader } from "../request/warning.ts";
 import { knownFieldsOf, type Resource } from "../routing/resources.ts";
 
 export type { OutputChoice };
@@ -86,11 +87,7 @@ export class Codec {
   #send(ctx: RequestContext, code: number, body: string, contentType: string): void {
     ctx.done = true;
     const reply = ctx.reply.code(code).header("content-type", contentType);
-    if (ctx.warnings.length > 0)
-      reply.header(
-        "warning",
-        ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`),
-      );
+    if (ctx.warnings.length > 0) reply.header("warning", warningHeader(ctx.warnings));
     void reply.send(body);
   }
 

@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { type CacheWatcher, encodeOnce, type WatchDelivery } from "../../backends/cacher/index.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { toApiError } from "../request/api-error.ts";
+import { warningHeader } from "../request/warning.ts";
 import type { ServedResource } from "../routing/resources.ts";
 import type { OutputChoice } from "./codec.ts";
 import type { HandlerEnv } from "./resource.ts";
@@ -39,7 +40,7 @@ export async function serveWatch(
     "transfer-encoding": "chunked",
     "cache-control": "no-cache, private",
   };
-  if (ctx.warnings.length > 0) headers.warning = ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  if (ctx.warnings.length > 0) headers.warning = warningHeader(ctx.warnings);
   res.writeHead(200, headers);
   res.flushHeaders();
 
