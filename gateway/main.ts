@@ -14,6 +14,7 @@ import {
   ClusterRoleAggregationController,
   ControllerClient,
   NamespaceController,
+  RootCaPublisher,
   ServiceAccountController,
   TokenController,
 } from "../plugins/controllers/index.ts";
@@ -318,6 +319,11 @@ async function main(options: ServerOptions): Promise<void> {
     await controllerClient("serviceaccount-controller"),
     onControllerError,
   );
+  const rootCaPublisher = new RootCaPublisher(
+    await controllerClient("root-ca-cert-publisher"),
+    { name: naming.rootCaConfigMap, caPem: ca.certPem },
+    onControllerError,
+  );
   const tokenController = new TokenController(
     await controllerClient("token-controller"),
     { naming, signer: security.signer, rootCaPem: ca.certPem },
@@ -335,6 +341,7 @@ async function main(options: ServerOptions): Promise<void> {
   if (serves(["", "v1", "namespaces"])) running.push(namespaceController);
   if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
   if (serves(["", "v1", "secrets"], ["", "v1", "serviceaccounts"])) running.push(tokenController);
+  if (serves(["", "v1", "namespaces"], ["", "v1", "configmaps"])) running.push(rootCaPublisher);
   if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
   // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.
   if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {

@@ -32,6 +32,28 @@ it("keeps a default ServiceAccount in every active namespace", async () => {
     10_000,
     "default SA",
   );
+  // The server's CA is published in the namespace, and put back when removed or changed.
+  const caPath = "/api/v1/namespaces/team-a/configmaps/cluster-root-ca.crt";
+  await eventually(async () => (await status(caPath)) === 200, 10_000, "root CA config map");
+  const published = (await api.call("GET", caPath)).body as { data: Record<string, string> };
+  assert.match(published.data["ca.crt"] ?? "", /BEGIN CERTIFICATE/);
+  assert.equal((await api.call("DELETE", caPath)).status, 200);
+  await eventually(async () => (await status(caPath)) === 200, 10_000, "root CA config map again");
+  assert.equal(
+    (
+      await api.call("PUT", caPath, {
+        body: { metadata: { name: "cluster-root-ca.crt" }, data: { "ca.crt": "x" } },
+      })
+    ).status,
+    200,
+  );
+  await eventually(
+    async () =>
+      ((await api.call("GET", caPath)).body as { data: Record<string, string> }).data["ca.crt"] ===
+      published.data["ca.crt"],
+    10_000,
+    "root CA config map restored",
+  );
   assert.equal((await api.call("DELETE", "/api/v1/namespaces/team-a/serviceaccounts/default")).status, 200);
   await eventually(
     async () => (await status("/api/v1/namespaces/team-a/serviceaccounts/default")) === 200,

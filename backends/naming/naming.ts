@@ -14,6 +14,8 @@ export interface Naming {
   readonly systemNamespace: string;
   readonly publicNamespace: string;
   readonly nodeLeaseNamespace: string;
+  /** The ConfigMap in every namespace holding the API server's CA (`cluster-root-ca.crt`). */
+  readonly rootCaConfigMap: string;
   /** The Protobuf media type (`application/vnd.cluster.protobuf`). */
   readonly protobufMediaType: string;
   /** The product's name where it appears in identifiers (`cluster` / `kubernetes`). */
@@ -36,6 +38,7 @@ function make(preset: NamingPreset): Naming {
     systemNamespace: `${short}-system`,
     publicNamespace: `${short}-public`,
     nodeLeaseNamespace: `${short}-node-lease`,
+    rootCaConfigMap: `${short}-root-ca.crt`,
     protobufMediaType: `application/vnd.${productName}.protobuf`,
     productName,
     // Upstream files flow control under its API server's subdomain.

@@ -3,5 +3,6 @@ export { ControllerClient, type ControllerCredentials } from "./client.ts";
 export { ClusterRoleAggregationController } from "./clusterrole-aggregation/clusterrole-aggregation-controller.ts";
 export { Informer } from "./informer.ts";
 export { NamespaceController } from "./namespace/namespace-controller.ts";
+export { RootCaPublisher } from "./rootca/root-ca-publisher.ts";
 export { ServiceAccountController } from "./serviceaccount/serviceaccount-controller.ts";
 export { TokenController, type TokenControllerOptions } from "./token/token-controller.ts";

@@ -26,6 +26,7 @@ export const CONTROLLER_NAMES = [
   "namespace-controller",
   "serviceaccount-controller",
   "token-controller",
+  "root-ca-cert-publisher",
   "clusterrole-aggregation-controller",
   "certificate-controller",
   "bootstrap-signer",
@@ -469,6 +470,11 @@ export function bootstrapPolicy(naming: Naming): BootstrapPolicy {
       rule([...READ, "update", "patch"], [core], ["serviceaccounts"]),
       eventsRule,
     ]),
+    clusterRole(controller("root-ca-cert-publisher"), [
+      rule(READ, [core], ["namespaces"]),
+      rule(["create", "update", ...READ], [core], ["configmaps"]),
+      eventsRule,
+    ]),
     clusterRole(controller("clusterrole-aggregation-controller"), [
       // escalate: it writes rules it does not hold itself.
       rule(["escalate", "get", "list", "patch", "update", "watch"], [rbac], ["clusterroles"]),
@@ -501,6 +507,7 @@ export function bootstrapPolicy(naming: Naming): BootstrapPolicy {
     "namespace-controller",
     "serviceaccount-controller",
     "token-controller",
+    "root-ca-cert-publisher",
     "clusterrole-aggregation-controller",
     "certificate-controller",
   ].map((name) => clusterBinding(controller(name), { users: [controller(name)] }));
