@@ -16,6 +16,7 @@ import {
   NamespaceController,
   RootCaPublisher,
   ServiceAccountController,
+  StorageProtectionController,
   TokenController,
 } from "../plugins/controllers/index.ts";
 import { AdmissionPluginError } from "./admission/plugins.ts";
@@ -324,6 +325,11 @@ async function main(options: ServerOptions): Promise<void> {
     { name: naming.rootCaConfigMap, caPem: ca.certPem },
     onControllerError,
   );
+  const storageProtection = new StorageProtectionController(
+    await controllerClient("pvc-protection-controller"),
+    { pvc: naming.label("pvc-protection"), pv: naming.label("pv-protection") },
+    onControllerError,
+  );
   const tokenController = new TokenController(
     await controllerClient("token-controller"),
     { naming, signer: security.signer, rootCaPem: ca.certPem },
@@ -342,6 +348,8 @@ async function main(options: ServerOptions): Promise<void> {
   if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
   if (serves(["", "v1", "secrets"], ["", "v1", "serviceaccounts"])) running.push(tokenController);
   if (serves(["", "v1", "namespaces"], ["", "v1", "configmaps"])) running.push(rootCaPublisher);
+  if (serves(["", "v1", "pods"], ["", "v1", "persistentvolumeclaims"], ["", "v1", "persistentvolumes"]))
+    running.push(storageProtection);
   if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
   // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.
   if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {

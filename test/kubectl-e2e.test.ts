@@ -44,11 +44,14 @@ for (const bin of versions) {
         await ok("create", "configmap", `cm${i}`, "-n", ns, `--from-literal=i=${i}`);
         await ok("label", "configmap", `cm${i}`, "-n", ns, `parity=${i % 2 ? "odd" : "even"}`);
       }
+      for (let i = 0; i < 100 && (await k("get", "cm", "cluster-root-ca.crt", "-n", ns)).code !== 0; i++)
+        await new Promise((r) => setTimeout(r, 100));
       const chunked = await ok("get", "configmaps", "-n", ns, "--chunk-size=2", "-o", "name");
-      assert.deepEqual(
-        chunked.trim().split("\n"),
-        [0, 1, 2, 3, 4].map((i) => `configmap/cm${i}`),
-      );
+      // The namespace's root CA ConfigMap is listed too, first by name.
+      assert.deepEqual(chunked.trim().split("\n"), [
+        "configmap/cluster-root-ca.crt",
+        ...[0, 1, 2, 3, 4].map((i) => `configmap/cm${i}`),
+      ]);
       assert.deepEqual(
         (await ok("get", "cm", "-n", ns, "-l", "parity=odd", "-o", "name")).trim().split("\n"),
         ["configmap/cm1", "configmap/cm3"],

@@ -40,6 +40,8 @@ export interface DeleteOptionsBody {
   readonly dryRun?: boolean;
   readonly propagationPolicy?: string;
   readonly gracePeriodSeconds?: number;
+  /** The deprecated flag; `false` asks for a 202 when the object is not gone at once. */
+  readonly orphanDependents?: boolean;
 }
 
 export function queryFlag(url: URL, name: string): boolean {
@@ -416,7 +418,15 @@ export class Codec {
       ? (body.preconditions as { uid?: string; resourceVersion?: string })
       : undefined;
     const dryRunList = Array.isArray(body.dryRun) ? body.dryRun : [];
+    const orphanRaw = q.get("orphanDependents") ?? body.orphanDependents;
+    const orphanDependents =
+      orphanRaw === true || orphanRaw === "true"
+        ? true
+        : orphanRaw === false || orphanRaw === "false"
+          ? false
+          : undefined;
     return {
+      ...(orphanDependents !== undefined ? { orphanDependents } : {}),
       ...(pre ? { preconditions: pre } : {}),
       ...(dryRunList.includes("All") ? { dryRun: true } : {}),
       ...(propagationPolicy ? { propagationPolicy } : {}),

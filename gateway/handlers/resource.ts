@@ -494,7 +494,9 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
         ...(admission ? { admission: admission.validate } : {}),
       });
       if (served.registry.strategy.returnDeletedObject || !result.removed) {
-        codec.sendObject(ctx, result.removed ? 200 : 202, result.object, choice, served);
+        // Upstream answers 202 for a pending deletion only when orphanDependents=false was asked.
+        const code = !result.removed && options.orphanDependents === false ? 202 : 200;
+        codec.sendObject(ctx, code, result.object, choice, served);
       } else {
         const m = result.object.metadata as { name?: string; uid?: string };
         codec.sendStatus(ctx, 200, {

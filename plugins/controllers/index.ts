@@ -5,4 +5,5 @@ export { Informer } from "./informer.ts";
 export { NamespaceController } from "./namespace/namespace-controller.ts";
 export { RootCaPublisher } from "./rootca/root-ca-publisher.ts";
 export { ServiceAccountController } from "./serviceaccount/serviceaccount-controller.ts";
+export { StorageProtectionController } from "./storageprotection/storage-protection.ts";
 export { TokenController, type TokenControllerOptions } from "./token/token-controller.ts";

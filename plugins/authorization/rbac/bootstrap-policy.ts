@@ -27,6 +27,7 @@ export const CONTROLLER_NAMES = [
   "serviceaccount-controller",
   "token-controller",
   "root-ca-cert-publisher",
+  "pvc-protection-controller",
   "clusterrole-aggregation-controller",
   "certificate-controller",
   "bootstrap-signer",
@@ -475,6 +476,15 @@ export function bootstrapPolicy(naming: Naming): BootstrapPolicy {
       rule(["create", "update", ...READ], [core], ["configmaps"]),
       eventsRule,
     ]),
+    clusterRole(controller("pvc-protection-controller"), [
+      rule(
+        ["get", "list", "watch", "update", "patch"],
+        [core],
+        ["persistentvolumeclaims", "persistentvolumes"],
+      ),
+      rule(READ, [core], ["pods"]),
+      eventsRule,
+    ]),
     clusterRole(controller("clusterrole-aggregation-controller"), [
       // escalate: it writes rules it does not hold itself.
       rule(["escalate", "get", "list", "patch", "update", "watch"], [rbac], ["clusterroles"]),
@@ -508,6 +518,7 @@ export function bootstrapPolicy(naming: Naming): BootstrapPolicy {
     "serviceaccount-controller",
     "token-controller",
     "root-ca-cert-publisher",
+    "pvc-protection-controller",
     "clusterrole-aggregation-controller",
     "certificate-controller",
   ].map((name) => clusterBinding(controller(name), { users: [controller(name)] }));

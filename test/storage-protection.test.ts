@@ -1,0 +1,91 @@
+// Protected claims and volumes end to end: a claim being deleted stays while a pod uses it and
+// goes when the pod does; a volume being deleted stays while bound.
+import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
+import { after, before, it } from "node:test";
+import { ApiClient } from "./support/api-client.ts";
+import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
+
+let gw: GatewayProcess;
+let api: ApiClient;
+
+before(async () => {
+  gw = await startGateway();
+  api = new ApiClient(gw.kubeconfig);
+});
+after(async () => {
+  await api?.close();
+  await gw?.stop();
+  if (gw) await rm(gw.dataDir, { recursive: true, force: true });
+});
+
+const status = async (path: string) => (await api.call("GET", path)).status;
+const CLAIMS = "/api/v1/namespaces/default/persistentvolumeclaims";
+
+it("a claim in use outlives its deletion until the pod goes", async () => {
+  await eventually(
+    async () => (await status("/api/v1/namespaces/default/serviceaccounts/default")) === 200,
+    10_000,
+    "default SA",
+  );
+  const claim = {
+    metadata: { name: "data", finalizers: ["cluster.io/pvc-protection"] },
+    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+  };
+  assert.equal((await api.call("POST", CLAIMS, { body: claim })).status, 201);
+  const pod = {
+    metadata: { name: "user" },
+    spec: {
+      containers: [{ name: "c", image: "busybox:1", volumeMounts: [{ name: "d", mountPath: "/d" }] }],
+      volumes: [{ name: "d", persistentVolumeClaim: { claimName: "data" } }],
+    },
+  };
+  assert.equal((await api.call("POST", "/api/v1/namespaces/default/pods", { body: pod })).status, 201);
+  assert.equal((await api.call("DELETE", `${CLAIMS}/data`)).status, 200);
+  // Still there, being deleted, while the pod uses it.
+  await new Promise((r) => setTimeout(r, 500));
+  const held = await api.call("GET", `${CLAIMS}/data`);
+  assert.equal(held.status, 200);
+  assert.ok((held.body as { metadata: { deletionTimestamp?: string } }).metadata.deletionTimestamp);
+  assert.equal(
+    (await api.call("DELETE", "/api/v1/namespaces/default/pods/user?gracePeriodSeconds=0")).status,
+    200,
+  );
+  await eventually(async () => (await status(`${CLAIMS}/data`)) === 404, 10_000, "claim released");
+
+  // An unused claim goes at once.
+  assert.equal(
+    (await api.call("POST", CLAIMS, { body: { ...claim, metadata: { ...claim.metadata, name: "idle" } } }))
+      .status,
+    201,
+  );
+  assert.equal((await api.call("DELETE", `${CLAIMS}/idle`)).status, 200);
+  await eventually(async () => (await status(`${CLAIMS}/idle`)) === 404, 10_000, "idle claim released");
+});
+
+it("a bound volume outlives its deletion until it is no longer bound", async () => {
+  const volume = {
+    metadata: { name: "pv1", finalizers: ["cluster.io/pv-protection"] },
+    spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp/pv1" } },
+  };
+  assert.equal((await api.call("POST", "/api/v1/persistentvolumes", { body: volume })).status, 201);
+  const bound = await api.call("PATCH", "/api/v1/persistentvolumes/pv1/status", {
+    body: { status: { phase: "Bound" } },
+    contentType: "application/merge-patch+json",
+  });
+  assert.equal(bound.status, 200);
+  assert.equal((await api.call("DELETE", "/api/v1/persistentvolumes/pv1")).status, 200);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(await status("/api/v1/persistentvolumes/pv1"), 200);
+  const released = await api.call("PATCH", "/api/v1/persistentvolumes/pv1/status", {
+    body: { status: { phase: "Released" } },
+    contentType: "application/merge-patch+json",
+  });
+  assert.equal(released.status, 200);
+  await eventually(
+    async () => (await status("/api/v1/persistentvolumes/pv1")) === 404,
+    10_000,
+    "volume released",
+  );
+});
