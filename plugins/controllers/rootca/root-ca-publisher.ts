@@ -1,6 +1,8 @@
 // Keeps a ConfigMap holding the API server's CA (`ca.crt`) in every active namespace, under the
 // naming preset's name (upstream's `kube-root-ca.crt`): pods' service-account volumes project it
 // so workloads can verify the server. Restored when deleted or changed.
+
+import { isActiveNamespace } from "../active-namespace.ts";
 import type { ControllerClient } from "../client.ts";
 import { Informer, type InformerObject } from "../informer.ts";
 
@@ -52,15 +54,7 @@ export class RootCaPublisher {
   async #ensure(namespace: string, ns: InformerObject | undefined): Promise<void> {
     if (!namespace) return;
     try {
-      let current = ns;
-      if (!current) {
-        const reply = await this.#client.call("GET", `/api/v1/namespaces/${encodeURIComponent(namespace)}`);
-        if (reply.status !== 200) return;
-        current = reply.body as InformerObject;
-      }
-      const meta = current.metadata as { deletionTimestamp?: string };
-      const phase = (current.status as { phase?: string } | undefined)?.phase;
-      if (meta.deletionTimestamp || phase === "Terminating") return;
+      if (!(await isActiveNamespace(this.#client, namespace, ns))) return;
       const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/configmaps`;
       const body = {
         apiVersion: "v1",

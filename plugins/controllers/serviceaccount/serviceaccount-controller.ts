@@ -1,5 +1,7 @@
 // Keeps a ServiceAccount named `default` in every active namespace: created when a namespace
 // appears, and again if someone deletes it.
+
+import { isActiveNamespace } from "../active-namespace.ts";
 import type { ControllerClient } from "../client.ts";
 import { Informer, type InformerObject } from "../informer.ts";
 
@@ -40,15 +42,7 @@ export class ServiceAccountController {
   async #ensure(namespace: string, ns: InformerObject | undefined): Promise<void> {
     if (!namespace) return;
     try {
-      let current = ns;
-      if (!current) {
-        const reply = await this.#client.call("GET", `/api/v1/namespaces/${encodeURIComponent(namespace)}`);
-        if (reply.status !== 200) return;
-        current = reply.body as InformerObject;
-      }
-      const meta = current.metadata as { deletionTimestamp?: string };
-      const phase = (current.status as { phase?: string } | undefined)?.phase;
-      if (meta.deletionTimestamp || phase === "Terminating") return;
+      if (!(await isActiveNamespace(this.#client, namespace, ns))) return;
       const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts`;
       const existing = await this.#client.call("GET", `${path}/default`);
       if (existing.status === 200) return;
