@@ -23,23 +23,22 @@ export interface AttributesInput {
 }
 
 /** Attributes plus what plugins left for the request: audit annotations and warnings. */
-export interface CollectedAttributes extends Attributes {
-  readonly annotations: Record<string, string>;
-  readonly warnings: string[];
-}
+export interface CollectedAttributes extends Attributes, AttributesSink {}
 
 /** Where annotations and warnings go: fresh collections unless the request's own are given. */
 export interface AttributesSink {
   readonly annotations: Record<string, string>;
+  /** Annotations for audit events at level Request or above. */
+  readonly requestAnnotations: Record<string, string>;
   readonly warnings: string[];
 }
 
 export function admissionAttributes(
   input: AttributesInput,
-  sink: AttributesSink = { annotations: {}, warnings: [] },
+  sink: AttributesSink = { annotations: {}, requestAnnotations: {}, warnings: [] },
 ): CollectedAttributes {
   const schema = input.served.schema;
-  const { annotations, warnings } = sink;
+  const { annotations, requestAnnotations, warnings } = sink;
   const stored = storageVersion(schema).name;
   return {
     operation: input.operation,
@@ -54,18 +53,20 @@ export function admissionAttributes(
     dryRun: input.dryRun ?? false,
     user: input.user,
     storageVersion: stored,
+    versions: schema.versions.filter((v) => v.served).map((v) => v.name),
     convert(object, version) {
       if (version === stored || !schema.convert) return structuredClone(object);
       return schema.convert(structuredClone(object), version);
     },
-    annotate(key, value) {
-      annotations[key] = value;
+    annotate(key, value, level = "Metadata") {
+      (level === "Request" ? requestAnnotations : annotations)[key] = value;
     },
     warn(message) {
       // A write retried after a conflict admits again; say each thing once.
       if (!warnings.includes(message)) warnings.push(message);
     },
     annotations,
+    requestAnnotations,
     warnings,
   };
 }

@@ -66,7 +66,12 @@ export function requestAdmission(
   // Every served request is authenticated (anonymous included); no user means nobody.
   const user = ctx.user ?? { username: "", uid: "", groups: [], extra: {} };
   ctx.auditAnnotations ??= {};
-  const sink = { annotations: ctx.auditAnnotations, warnings: ctx.warnings };
+  ctx.auditRequestAnnotations ??= {};
+  const sink = {
+    annotations: ctx.auditAnnotations,
+    requestAnnotations: ctx.auditRequestAnnotations,
+    warnings: ctx.warnings,
+  };
   const attributes = (object: JsonObject | undefined, old: JsonObject | undefined) => {
     const operation = input.operation ?? operationOf(object, old);
     return admissionAttributes(

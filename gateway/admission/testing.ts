@@ -50,6 +50,8 @@ export interface AdmissionTest {
     object: JsonObject,
     group?: string,
   ): Promise<JsonObject>;
+  /** Deletes an object directly (no admission). */
+  remove(resource: string, namespace: string | undefined, name: string, group?: string): Promise<void>;
   /** Reads an object as stored, or undefined. */
   get(
     resource: string,
@@ -113,6 +115,9 @@ export async function startAdmissionTest(
         structuredClone(object),
       );
       return stored;
+    },
+    async remove(resource, namespace, name, group = "") {
+      await served(resource, group).registry.delete(namespace, name);
     },
     async get(resource, namespace, name, group = "") {
       const found = await objects.get({ group, resource }, namespace, name);

@@ -22,6 +22,8 @@ export interface RequestContext {
   impersonator?: UserInfo;
   /** Annotations for the request's audit event (the authorization decision and its reason). */
   auditAnnotations?: Record<string, string>;
+  /** Annotations for audit events at level Request or above (webhook patches). */
+  auditRequestAnnotations?: Record<string, string>;
   /** Texts for `Warning: 299 - "..."` headers. */
   readonly warnings: string[];
   /** Set once a stage has answered the request. */

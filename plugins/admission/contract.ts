@@ -12,6 +12,8 @@ export type JsonObject = Record<string, unknown>;
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
 
+export type AuditAnnotationLevel = "Metadata" | "Request";
+
 export interface GroupVersionKind {
   readonly group: string;
   readonly version: string;
@@ -50,10 +52,15 @@ export interface Attributes {
   readonly user: UserInfo;
   /** The version `object` and `oldObject` are in. */
   readonly storageVersion: string;
+  /** Every served version of the resource (webhooks' and policies' `matchPolicy: Equivalent`). */
+  readonly versions: readonly string[];
   /** The object converted to another served version of its resource (webhooks' matchPolicy). */
   convert(object: JsonObject, version: string): JsonObject;
-  /** An audit annotation on the request's event; keys are `<plugin-domain>/<name>`. */
-  annotate(key: string, value: string): void;
+  /**
+   * An audit annotation on the request's event; keys are `<plugin-domain>/<name>`. `Request`
+   * annotations (they may carry object content) are kept only for events at level Request or above.
+   */
+  annotate(key: string, value: string, level?: AuditAnnotationLevel): void;
   /** A `Warning` header for the client. */
   warn(message: string): void;
 }

@@ -5,6 +5,7 @@ export type {
   GroupVersionResource,
   JsonObject,
   ObjectWriter,
+  AuditAnnotationLevel,
   Operation,
   PluginEnv,
   PluginFactory,

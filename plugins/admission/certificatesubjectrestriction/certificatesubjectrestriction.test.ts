@@ -45,6 +45,7 @@ function csrAttributes(spec: {
     dryRun: false,
     user: spec.user ?? { username: "admin", uid: "", groups: ["system:masters"], extra: {} },
     storageVersion: "v1",
+    versions: ["v1"],
     convert: (o) => o,
     annotate: () => {},
     warn: () => {},

@@ -39,7 +39,10 @@ export interface HttpsPeer {
 
 let sharedCas: Promise<{ server: Authority; client: Authority }> | undefined;
 
-export async function startHttpsPeer(handler: PeerHandler): Promise<HttpsPeer> {
+export async function startHttpsPeer(
+  handler: PeerHandler,
+  options: { readonly altNames?: readonly string[] } = {},
+): Promise<HttpsPeer> {
   // Key generation is the slow part; tests in one process share the two authorities.
   sharedCas ??= (async () => ({
     server: await createAuthority("test-peer-server-ca"),
@@ -49,7 +52,7 @@ export async function startHttpsPeer(handler: PeerHandler): Promise<HttpsPeer> {
   const serving = await issueCertificate(serverCa, {
     commonName: "test-peer",
     usage: "server",
-    altNames: ["127.0.0.1", "localhost"],
+    altNames: ["127.0.0.1", "localhost", ...(options.altNames ?? [])],
   });
   const requests: PeerRequest[] = [];
   let connections = 0;
