@@ -1,11 +1,34 @@
 // Which admission plugins exist, in the order they run, and which run by default: upstream's
 // kube-apiserver 1.27 ordering and default-enabled set (the flags' order never matters).
+
+import { registration as antiAffinity } from "../../plugins/admission/antiaffinity/index.ts";
+import { registration as certificateSigning } from "../../plugins/admission/certificatesigning/index.ts";
+import { registration as certificateSubjectRestriction } from "../../plugins/admission/certificatesubjectrestriction/index.ts";
+import { registration as defaultIngressClass } from "../../plugins/admission/defaultingressclass/index.ts";
+import { registration as defaultStorageClass } from "../../plugins/admission/defaultstorageclass/index.ts";
+import { registration as defaultTolerationSeconds } from "../../plugins/admission/defaulttolerationseconds/index.ts";
+import { registration as denyServiceExternalIPs } from "../../plugins/admission/denyserviceexternalips/index.ts";
+import { registration as extendedResourceToleration } from "../../plugins/admission/extendedresourcetoleration/index.ts";
 import type { PluginRegistration } from "../../plugins/admission/index.ts";
 import {
   namespaceAutoProvision,
   namespaceExists,
   namespaceLifecycle,
 } from "../../plugins/admission/namespace/index.ts";
+import { registration as nodeRestriction } from "../../plugins/admission/noderestriction/index.ts";
+import { registration as ownerReferences } from "../../plugins/admission/ownerrefs/index.ts";
+import { registration as pvcResize } from "../../plugins/admission/persistentvolumeclaimresize/index.ts";
+import { registration as pvLabel } from "../../plugins/admission/persistentvolumelabel/index.ts";
+import { registration as podNodeSelector } from "../../plugins/admission/podnodeselector/index.ts";
+import { registration as podSecurity } from "../../plugins/admission/podsecurity/index.ts";
+import { registration as podTolerationRestriction } from "../../plugins/admission/podtolerationrestriction/index.ts";
+import { registration as priority } from "../../plugins/admission/priority/index.ts";
+import { registration as runtimeClass } from "../../plugins/admission/runtimeclass/index.ts";
+import { registration as securityContextDeny } from "../../plugins/admission/securitycontextdeny/index.ts";
+import { registration as serviceAccount } from "../../plugins/admission/serviceaccount/index.ts";
+import { registration as storageObjectInUse } from "../../plugins/admission/storageobjectinuseprotection/index.ts";
+import { registration as taintNodesByCondition } from "../../plugins/admission/taintnodesbycondition/index.ts";
+import { mutatingWebhook, validatingWebhook } from "../../plugins/admission/webhook/index.ts";
 
 /** Every plugin name, in run order; webhooks, policies and quota come last, as upstream. */
 export const PLUGIN_ORDER = [
@@ -66,7 +89,34 @@ export const DEFAULT_ENABLED: ReadonlySet<string> = new Set([
 
 /** The plugins this build has, by name. */
 export const REGISTRATIONS: ReadonlyMap<string, PluginRegistration> = new Map(
-  [namespaceAutoProvision, namespaceLifecycle, namespaceExists].map((r) => [r.name, r]),
+  [
+    namespaceAutoProvision,
+    namespaceLifecycle,
+    namespaceExists,
+    mutatingWebhook,
+    validatingWebhook,
+    antiAffinity,
+    certificateSigning,
+    certificateSubjectRestriction,
+    defaultIngressClass,
+    defaultStorageClass,
+    defaultTolerationSeconds,
+    denyServiceExternalIPs,
+    extendedResourceToleration,
+    nodeRestriction,
+    ownerReferences,
+    pvcResize,
+    pvLabel,
+    podNodeSelector,
+    podSecurity,
+    podTolerationRestriction,
+    priority,
+    runtimeClass,
+    securityContextDeny,
+    serviceAccount,
+    storageObjectInUse,
+    taintNodesByCondition,
+  ].map((r) => [r.name, r]),
 );
 
 export class AdmissionPluginError extends Error {
