@@ -1,26 +1,17 @@
 // ExtendedResourceToleration: a pod requesting an extended resource (say `example.com/gpu`)
 // tolerates the NoSchedule taint of that name, which operators put on nodes offering it.
+
+import { isQualifiedName as qualifiedNameErrors } from "../../../backends/validation/index.ts";
 import type { AdmissionPlugin, JsonObject, PluginEnv, PluginRegistration } from "../index.ts";
 import { badRequest } from "../index.ts";
 
-const QUALIFIED = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const REQUESTS_PREFIX = "requests.";
 
 function asObject(v: unknown): JsonObject | undefined {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined;
 }
 
-function isQualifiedName(value: string): boolean {
-  const parts = value.split("/");
-  if (parts.length > 2) return false;
-  const name = parts.length === 2 ? (parts[1] ?? "") : value;
-  if (parts.length === 2) {
-    const prefix = parts[0] ?? "";
-    if (!prefix || Buffer.byteLength(prefix) > 253 || !SUBDOMAIN.test(prefix)) return false;
-  }
-  return name.length > 0 && Buffer.byteLength(name) <= 63 && QUALIFIED.test(name);
-}
+const isQualifiedName = (value: string) => qualifiedNameErrors(value).length === 0;
 
 /**
  * Upstream's IsExtendedResourceName: domain-prefixed, outside the product's own domain, not a

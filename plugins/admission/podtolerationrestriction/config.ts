@@ -1,6 +1,7 @@
 // PodTolerationRestriction's Configuration (podtolerationrestriction.admission.<suffix>, v1alpha1
 // or v1): the cluster-wide default tolerations and whitelist used where a namespace sets none.
 import type { Naming } from "../../../backends/naming/index.ts";
+import { isQualifiedName, isValidLabelValue } from "../../../backends/validation/index.ts";
 import type { JsonObject } from "../index.ts";
 import { tolerationList } from "./tolerations.ts";
 
@@ -11,24 +12,12 @@ export interface TolerationConfig {
 
 const VERSIONS = ["v1alpha1", "v1"];
 const EFFECTS = ["", "NoSchedule", "PreferNoSchedule", "NoExecute"];
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 function fail(message: string): never {
   throw new Error(`PodTolerationRestriction configuration error: ${message}`);
 }
 
-function qualifiedName(key: string): boolean {
-  const parts = key.split("/");
-  if (parts.length > 2) return false;
-  const name = parts.length === 2 ? (parts[1] ?? "") : key;
-  if (parts.length === 2) {
-    const prefix = parts[0] ?? "";
-    if (!prefix || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)) return false;
-  }
-  return name.length > 0 && name.length <= 63 && QUALIFIED_NAME.test(name);
-}
+const qualifiedName = (key: string) => isQualifiedName(key).length === 0;
 
 /** Upstream's toleration validation, as the configuration's lists get it. */
 function validate(list: readonly JsonObject[], path: string): string[] {
@@ -51,7 +40,7 @@ function validate(list: readonly JsonObject[], path: string): string[] {
       );
     }
     if (operator === "Equal" || operator === "") {
-      if (value.length > 63 || !LABEL_VALUE.test(value))
+      if (isValidLabelValue(value).length > 0)
         errors.push(`${at}.operator: Invalid value: "${value}": not a valid label value`);
     } else if (operator === "Exists") {
       if (value)
