@@ -15,6 +15,28 @@ function decode(item: CachedItem): ApiObject {
   return JSON.parse(item.json) as ApiObject;
 }
 
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * Cached items are immutable and stay the same object until their key changes, so each is decoded
+ * once for `get`; the result is shared by every reader, hence frozen.
+ */
+const decodedItems = new WeakMap<CachedItem, ApiObject>();
+function decodeShared(item: CachedItem): ApiObject {
+  let object = decodedItems.get(item);
+  if (!object) {
+    object = deepFreeze(decode(item));
+    decodedItems.set(item, object);
+  }
+  return object;
+}
+
 function keyOf(namespace: string | undefined, name: string): string {
   return `${namespace ?? ""}/${name}`;
 }
@@ -126,7 +148,7 @@ export function objectAccess(
       // before (a ServiceAccount, then its token) is found.
       for (const resourceVersion of ["0", undefined]) {
         try {
-          return decode(await served.registry.get(namespace, name, resourceVersion));
+          return decodeShared(await served.registry.get(namespace, name, resourceVersion));
         } catch (err) {
           if (!(err instanceof RegistryError && err.reason === "NotFound")) throw err;
         }

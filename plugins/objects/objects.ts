@@ -32,7 +32,8 @@ export interface LocalInformer {
 export interface ObjectAccess {
   /**
    * The object from the watch cache, or undefined when it does not exist at the latest revision
-   * (a miss is re-checked there, so objects created just before are seen).
+   * (a miss is re-checked there, so objects created just before are seen). The object is shared
+   * with other readers and frozen: copy it before changing anything.
    */
   get(ref: ResourceRef, namespace: string | undefined, name: string): Promise<ApiObject | undefined>;
   /** One shared informer per resource; undefined when the gateway does not serve it. */

@@ -66,8 +66,16 @@ export function createPodSecurity(env: PluginEnv, options: PodSecurityOptions = 
     metrics.exemption(a);
     a.annotate(annotationKey("exempt"), why);
   };
-  const policyOf = (nsLabels: unknown) =>
-    policyFromLabels(stringMap(record(nsLabels)), config.defaults, labels);
+  // Namespaces come from the watch cache, so one labels object stands for one namespace revision.
+  const parsed = new WeakMap<object, ReturnType<typeof policyFromLabels>>();
+  const policyOf = (nsLabels: unknown) => {
+    const key = record(nsLabels);
+    const known = key ? parsed.get(key) : undefined;
+    if (known) return known;
+    const policy = policyFromLabels(stringMap(key), config.defaults, labels);
+    if (key) parsed.set(key, policy);
+    return policy;
+  };
 
   const exemptNamespace = (ns: string) => ns !== "" && config.exemptions.namespaces.has(ns);
   const exemptUser = (user: string) => user !== "" && config.exemptions.usernames.has(user);
