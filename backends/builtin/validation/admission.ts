@@ -155,7 +155,18 @@ function parseURL(raw: string): ParsedURL | string {
   return user === undefined ? { scheme, host, query, fragment } : { scheme, host, user, query, fragment };
 }
 
-function validateWebhookURL(errs: FieldError[], raw: string, path: string): void {
+/** `name.namespace.svc` and `...svc.<cluster domain>`: names only the cluster's DNS answers. */
+function isServiceHost(host: string): boolean {
+  const name = host.startsWith("[")
+    ? ""
+    : host
+        .replace(/:[0-9]*$/, "")
+        .toLowerCase()
+        .replace(/\.$/, "");
+  return name.endsWith(".svc") || name.includes(".svc.");
+}
+
+function validateWebhookURL(errs: FieldError[], raw: string, path: string, rejectServiceHost: boolean): void {
   const u = parseURL(raw);
   if (typeof u === "string") {
     errs.push(field.required(path, `url must be a valid URL: ${u}${URL_FORM}`));
@@ -164,6 +175,15 @@ function validateWebhookURL(errs: FieldError[], raw: string, path: string): void
   if (u.scheme !== "https")
     errs.push(field.invalid(path, u.scheme, `'https' is the only allowed URL scheme${URL_FORM}`));
   if (u.host === "") errs.push(field.invalid(path, u.host, `host must be provided${URL_FORM}`));
+  // The spec forbids naming an in-cluster service by URL (upstream only advises against it).
+  else if (rejectServiceHost && isServiceHost(u.host))
+    errs.push(
+      field.invalid(
+        path,
+        u.host,
+        "host must not refer to a service in the cluster; use clientConfig.service instead",
+      ),
+    );
   if (u.user !== undefined)
     errs.push(field.invalid(path, u.user, "user information is not permitted in the URL"));
   if (u.fragment !== "") errs.push(field.invalid(path, u.fragment, "fragments are not permitted in the URL"));
@@ -233,12 +253,14 @@ interface WebhookRules {
   readonly requireNoSideEffects: boolean;
   readonly requireKnownReviewVersion: boolean;
   readonly requireUniqueNames: boolean;
+  readonly rejectServiceHosts: boolean;
 }
 
 const CREATE_RULES: WebhookRules = {
   requireNoSideEffects: true,
   requireKnownReviewVersion: true,
   requireUniqueNames: true,
+  rejectServiceHosts: true,
 };
 
 function validateWebhook(errs: FieldError[], hook: Json, rules: WebhookRules, path: string): void {
@@ -269,7 +291,8 @@ function validateWebhook(errs: FieldError[], hook: Json, rules: WebhookRules, pa
   const service = obj(config.service);
   if (hasURL === (service !== undefined))
     errs.push(field.required(`${path}.clientConfig`, "exactly one of url or service is required"));
-  else if (hasURL) validateWebhookURL(errs, str(config.url), `${path}.clientConfig.url`);
+  else if (hasURL)
+    validateWebhookURL(errs, str(config.url), `${path}.clientConfig.url`, rules.rejectServiceHosts);
   else if (service) validateWebhookService(errs, service, `${path}.clientConfig.service`);
 }
 
@@ -313,5 +336,10 @@ export function validateWebhookConfigurationUpdate(object: Json, old: Json): Fie
       return versions.length === 0 || versions.some((v) => REVIEW_VERSIONS.includes(v));
     }),
     requireUniqueNames: new Set(names).size === names.length,
+    rejectServiceHosts: oldHooks.every((h) => {
+      const url = obj(h.clientConfig)?.url;
+      const parsed = typeof url === "string" ? parseURL(url) : undefined;
+      return typeof parsed !== "object" || !isServiceHost(parsed.host);
+    }),
   });
 }

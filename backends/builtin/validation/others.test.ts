@@ -427,6 +427,33 @@ describe("webhook configurations", () => {
       ],
     ],
     [
+      "url naming an in-cluster service",
+      (o) => (o.webhooks[0].clientConfig = { url: "https://hook.webhooks.svc:8443/validate" }),
+      [
+        [
+          "webhooks[0].clientConfig.url",
+          "Invalid",
+          "host must not refer to a service in the cluster; use clientConfig.service instead",
+        ],
+      ],
+    ],
+    [
+      "url naming an in-cluster service by its full name",
+      (o) => (o.webhooks[0].clientConfig = { url: "https://hook.webhooks.svc.cluster.local/validate" }),
+      [
+        [
+          "webhooks[0].clientConfig.url",
+          "Invalid",
+          "host must not refer to a service in the cluster; use clientConfig.service instead",
+        ],
+      ],
+    ],
+    [
+      "url naming a host outside the cluster",
+      (o) => (o.webhooks[0].clientConfig = { url: "https://svc.example.com/validate" }),
+      [],
+    ],
+    [
       "service path",
       (o) => (o.webhooks[0].clientConfig.service.path = "validate"),
       [["webhooks[0].clientConfig.service.path", "Invalid", "must start with a '/'"]],
