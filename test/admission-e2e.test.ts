@@ -174,6 +174,47 @@ describe("admission end to end", { skip: bins.length > 0 ? false : "no kubectl" 
         ]);
       });
 
+      it("LimitRanger fills default requests and limits; ResourceQuota counts and refuses", async () => {
+        await ok(
+          ["apply", "-f", "-"],
+          JSON.stringify({
+            apiVersion: "v1",
+            kind: "LimitRange",
+            metadata: { name: "defaults", namespace: ns },
+            spec: {
+              limits: [{ type: "Container", default: { cpu: "200m" }, defaultRequest: { cpu: "100m" } }],
+            },
+          }),
+        );
+        await ok(["apply", "-f", "-"], pod("limited"));
+        const limited = await getJson(["-n", ns, "get", "pod", "limited"]);
+        const resources = ((limited.spec as { containers: Obj[] }).containers[0] as Obj).resources;
+        assert.deepEqual(resources, { limits: { cpu: "200m" }, requests: { cpu: "100m" } });
+
+        await ok(
+          ["apply", "-f", "-"],
+          JSON.stringify({
+            apiVersion: "v1",
+            kind: "ResourceQuota",
+            metadata: { name: "few", namespace: ns },
+            spec: { hard: { configmaps: "3" } },
+          }),
+        );
+        let used: Obj | undefined;
+        for (let i = 0; i < 50 && !used; i++) {
+          const quota = await getJson(["-n", ns, "get", "resourcequota", "few"]);
+          used = (quota.status as { used?: Obj } | undefined)?.used;
+          if (!used) await new Promise((r) => setTimeout(r, 100));
+        }
+        // kube-root-ca.crt and "first" exist; one more fits, the next does not.
+        await ok(["-n", ns, "create", "configmap", "second"]);
+        await refused(
+          ["-n", ns, "create", "configmap", "third"],
+          undefined,
+          /exceeded quota: few, requested: configmaps=1, used: configmaps=3, limited: configmaps=3/,
+        );
+      });
+
       it("DenyServiceExternalIPs refuses new external IPs", async () => {
         const svc = (ips?: string[]) =>
           JSON.stringify({

@@ -10,6 +10,7 @@ import { registration as defaultTolerationSeconds } from "../../plugins/admissio
 import { registration as denyServiceExternalIPs } from "../../plugins/admission/denyserviceexternalips/index.ts";
 import { registration as extendedResourceToleration } from "../../plugins/admission/extendedresourcetoleration/index.ts";
 import type { PluginRegistration } from "../../plugins/admission/index.ts";
+import { registration as limitRanger } from "../../plugins/admission/limitranger/index.ts";
 import {
   namespaceAutoProvision,
   namespaceExists,
@@ -23,6 +24,7 @@ import { registration as podNodeSelector } from "../../plugins/admission/podnode
 import { registration as podSecurity } from "../../plugins/admission/podsecurity/index.ts";
 import { registration as podTolerationRestriction } from "../../plugins/admission/podtolerationrestriction/index.ts";
 import { registration as priority } from "../../plugins/admission/priority/index.ts";
+import { registration as resourceQuota } from "../../plugins/admission/resourcequota/index.ts";
 import { registration as runtimeClass } from "../../plugins/admission/runtimeclass/index.ts";
 import { registration as securityContextDeny } from "../../plugins/admission/securitycontextdeny/index.ts";
 import { registration as serviceAccount } from "../../plugins/admission/serviceaccount/index.ts";
@@ -95,6 +97,8 @@ export const REGISTRATIONS: ReadonlyMap<string, PluginRegistration> = new Map(
     namespaceExists,
     mutatingWebhook,
     validatingWebhook,
+    limitRanger,
+    resourceQuota,
     antiAffinity,
     certificateSigning,
     certificateSubjectRestriction,
