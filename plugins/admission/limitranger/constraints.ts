@@ -10,7 +10,8 @@ const MAX_MILLI_VALUE = ((1n << 63n) - 1n) / 1000n;
 
 function comparable(...values: (Quantity | undefined)[]): bigint[] {
   const whole = values.map((q) => (q ? quantities.scaledCeil(q, 0) : 0n));
-  if (whole.every((v) => v <= MAX_MILLI_VALUE)) return values.map((q) => (q ? quantities.scaledCeil(q, 3) : 0n));
+  if (whole.every((v) => v <= MAX_MILLI_VALUE))
+    return values.map((q) => (q ? quantities.scaledCeil(q, 3) : 0n));
   return whole;
 }
 
@@ -28,7 +29,8 @@ export function minConstraint(
   const [r, l, e] = comparable(req, lim, enforced) as [bigint, bigint, bigint];
   if (!req) return `minimum ${name} usage per ${type} is ${show(enforced)}.  No request is specified`;
   if (r < e) return `minimum ${name} usage per ${type} is ${show(enforced)}, but request is ${show(req)}`;
-  if (lim && l < e) return `minimum ${name} usage per ${type} is ${show(enforced)}, but limit is ${show(lim)}`;
+  if (lim && l < e)
+    return `minimum ${name} usage per ${type} is ${show(enforced)}, but limit is ${show(lim)}`;
   return undefined;
 }
 
@@ -58,7 +60,8 @@ export function maxConstraint(
   const [r, l, e] = comparable(req, lim, enforced) as [bigint, bigint, bigint];
   if (!lim) return `maximum ${name} usage per ${type} is ${show(enforced)}.  No limit is specified`;
   if (l > e) return `maximum ${name} usage per ${type} is ${show(enforced)}, but limit is ${show(lim)}`;
-  if (req && r > e) return `maximum ${name} usage per ${type} is ${show(enforced)}, but request is ${show(req)}`;
+  if (req && r > e)
+    return `maximum ${name} usage per ${type} is ${show(enforced)}, but request is ${show(req)}`;
   return undefined;
 }
 

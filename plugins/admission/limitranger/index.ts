@@ -2,7 +2,13 @@
 import type { PluginRegistration } from "../index.ts";
 import { createLimitRanger, PLUGIN_NAME } from "./plugin.ts";
 
-export { aggregate, maxConstraint, maxRequestConstraint, minConstraint, ratioConstraint } from "./constraints.ts";
+export {
+  aggregate,
+  maxConstraint,
+  maxRequestConstraint,
+  minConstraint,
+  ratioConstraint,
+} from "./constraints.ts";
 export { createLimitRanger } from "./plugin.ts";
 
 export const registration: PluginRegistration = {

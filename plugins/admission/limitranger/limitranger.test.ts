@@ -86,7 +86,9 @@ test("defaults fill missing requests and limits and annotate the pod", async () 
   }[] = [
     {
       name: "default limit and request",
-      limits: [{ type: "Container", default: { cpu: "500m", memory: "256Mi" }, defaultRequest: { cpu: "100m" } }],
+      limits: [
+        { type: "Container", default: { cpu: "500m", memory: "256Mi" }, defaultRequest: { cpu: "100m" } },
+      ],
       pod: pod([container("c1")]),
       want: [{ limits: { cpu: "500m", memory: "256Mi" }, requests: { cpu: "100m", memory: "256Mi" } }],
       note: "LimitRanger plugin set: cpu, memory request for container c1; cpu, memory limit for container c1",
@@ -107,7 +109,13 @@ test("defaults fill missing requests and limits and annotate the pod", async () 
     },
     {
       name: "explicit values are kept",
-      limits: [{ type: "Container", default: { cpu: "1", memory: "1Gi" }, defaultRequest: { cpu: "500m", memory: "512Mi" } }],
+      limits: [
+        {
+          type: "Container",
+          default: { cpu: "1", memory: "1Gi" },
+          defaultRequest: { cpu: "500m", memory: "512Mi" },
+        },
+      ],
       pod: pod([container("c1", { requests: { cpu: "200m" }, limits: { memory: "2Gi" } })]),
       want: [{ requests: { cpu: "200m", memory: "512Mi" }, limits: { memory: "2Gi", cpu: "1" } }],
       note: "LimitRanger plugin set: memory request for container c1; cpu limit for container c1",
@@ -115,7 +123,10 @@ test("defaults fill missing requests and limits and annotate the pod", async () 
     {
       name: "init containers are defaulted too",
       limits: [{ type: "Container", default: { cpu: "300m" } }],
-      pod: pod([container("main", { limits: { cpu: "300m" }, requests: { cpu: "300m" } })], [container("setup")]),
+      pod: pod(
+        [container("main", { limits: { cpu: "300m" }, requests: { cpu: "300m" } })],
+        [container("setup")],
+      ),
       want: [{ limits: { cpu: "300m" }, requests: { cpu: "300m" } }],
       initWant: [{ limits: { cpu: "300m" }, requests: { cpu: "300m" } }],
       note: "LimitRanger plugin set: cpu request for init container setup; cpu limit for init container setup",
@@ -136,9 +147,15 @@ test("defaults fill missing requests and limits and annotate the pod", async () 
         c.want,
         c.name,
       );
-      if (c.initWant) assert.deepEqual(spec.initContainers?.map((x) => x.resources), c.initWant, c.name);
-      const annotations = (a.object?.metadata as { annotations?: Record<string, string> }).annotations;
-      assert.equal(annotations?.["cluster.io/limit-ranger"], c.note, c.name);
+      if (c.initWant)
+        assert.deepEqual(
+          spec.initContainers?.map((x) => x.resources),
+          c.initWant,
+          c.name,
+        );
+      const annotations = (a.object?.metadata as { annotations?: Record<string, string> } | undefined)
+        ?.annotations;
+      assert.equal(annotations?.[t.naming.label("limit-ranger")], c.note, c.name);
     });
   }
 });
@@ -154,9 +171,13 @@ test("the annotation uses the naming preset's domain", async () => {
       spec: { limits: [{ type: "Container", default: { cpu: "1" } }] },
     });
     const plugin = await registration.factory(t.env());
-    await waitFor("limit range", () => (t.objects.informer({ group: "", resource: "limitranges" })?.list(NS).length ?? 0) > 0);
+    await waitFor(
+      "limit range",
+      () => (t.objects.informer({ group: "", resource: "limitranges" })?.list(NS).length ?? 0) > 0,
+    );
     const a = await admitAndValidate(t, plugin, pod([container("c")]));
-    const annotations = (a.object?.metadata as { annotations: Record<string, string> }).annotations;
+    const annotations = (a.object as JsonObject & { metadata: { annotations: Record<string, string> } })
+      .metadata.annotations;
     assert.equal(
       annotations["kubernetes.io/limit-ranger"],
       "LimitRanger plugin set: cpu request for container c; cpu limit for container c",
@@ -234,13 +255,17 @@ test("min, max and ratio refusals carry upstream's messages", async () => {
       name: "several failures are bracketed",
       limits: [{ type: "Container", max: { cpu: "1" }, min: { cpu: "500m" } }],
       pod: pod([container("c", { requests: { cpu: "100m" }, limits: { cpu: "2" } })]),
-      want:
-        'pods "p" is forbidden: [minimum cpu usage per Container is 500m, but request is 100m, maximum cpu usage per Container is 1, but limit is 2]',
+      want: 'pods "p" is forbidden: [minimum cpu usage per Container is 500m, but request is 100m, maximum cpu usage per Container is 1, but limit is 2]',
     },
   ];
   for (const c of cases) {
     await setup([c.limits], async (t, plugin) => {
-      const a = t.attributes({ operation: "CREATE", resource: "pods", namespace: NS, object: structuredClone(c.pod) });
+      const a = t.attributes({
+        operation: "CREATE",
+        resource: "pods",
+        namespace: NS,
+        object: structuredClone(c.pod),
+      });
       if (c.admit !== false) await plugin.admit?.(a);
       const err = await refusal(Promise.resolve(plugin.validate?.(a)));
       assert.equal(err.code, 403, c.name);
@@ -251,15 +276,28 @@ test("min, max and ratio refusals carry upstream's messages", async () => {
 
 test("pods within bounds are admitted", async () => {
   await setup(
-    [[{ type: "Container", max: { cpu: "2", memory: "1Gi" }, min: { cpu: "100m" }, maxLimitRequestRatio: { cpu: "4" } }]],
+    [
+      [
+        {
+          type: "Container",
+          max: { cpu: "2", memory: "1Gi" },
+          min: { cpu: "100m" },
+          maxLimitRequestRatio: { cpu: "4" },
+        },
+      ],
+    ],
     async (t, plugin) => {
       const a = await admitAndValidate(
         t,
         plugin,
         pod([container("c", { requests: { cpu: "500m", memory: "100Mi" }, limits: { cpu: "2000m" } })]),
       );
-      const resources = (a.object?.spec as { containers: JsonObject[] }).containers[0]?.resources;
-      assert.deepEqual(resources, { requests: { cpu: "500m", memory: "100Mi" }, limits: { cpu: "2000m", memory: "1Gi" } });
+      const resources = ((a.object as JsonObject).spec as { containers: JsonObject[] }).containers[0]
+        ?.resources;
+      assert.deepEqual(resources, {
+        requests: { cpu: "500m", memory: "100Mi" },
+        limits: { cpu: "2000m", memory: "1Gi" },
+      });
     },
   );
 });
@@ -268,10 +306,18 @@ test("each LimitRange of the namespace applies", async () => {
   await setup(
     [[{ type: "Container", default: { cpu: "1" } }], [{ type: "Container", max: { cpu: "500m" } }]],
     async (t, plugin) => {
-      const a = t.attributes({ operation: "CREATE", resource: "pods", namespace: NS, object: pod([container("c")]) });
+      const a = t.attributes({
+        operation: "CREATE",
+        resource: "pods",
+        namespace: NS,
+        object: pod([container("c")]),
+      });
       await plugin.admit?.(a);
       const err = await refusal(Promise.resolve(plugin.validate?.(a)));
-      assert.equal(err.message, 'pods "p" is forbidden: maximum cpu usage per Container is 500m, but limit is 1');
+      assert.equal(
+        err.message,
+        'pods "p" is forbidden: maximum cpu usage per Container is 500m, but limit is 1',
+      );
     },
   );
 });
@@ -283,7 +329,13 @@ test("claims are bounded by PersistentVolumeClaim min and max on requests", asyn
     metadata: { name: "data", namespace: NS, resourceVersion: "5" },
     spec: { accessModes: ["ReadWriteOnce"], resources: storage ? { requests: { storage } } : {} },
   });
-  const cases: { name: string; operation: "CREATE" | "UPDATE"; object: JsonObject; old?: JsonObject; want?: string }[] = [
+  const cases: {
+    name: string;
+    operation: "CREATE" | "UPDATE";
+    object: JsonObject;
+    old?: JsonObject;
+    want?: string;
+  }[] = [
     { name: "within", operation: "CREATE", object: claim("5Gi") },
     {
       name: "over max",
@@ -301,8 +353,7 @@ test("claims are bounded by PersistentVolumeClaim min and max on requests", asyn
       name: "no request",
       operation: "CREATE",
       object: claim(),
-      want:
-        'persistentvolumeclaims "data" is forbidden: [minimum storage usage per PersistentVolumeClaim is 1Gi.  No request is specified, maximum storage usage per PersistentVolumeClaim is 10Gi.  No request is specified]',
+      want: 'persistentvolumeclaims "data" is forbidden: [minimum storage usage per PersistentVolumeClaim is 1Gi.  No request is specified, maximum storage usage per PersistentVolumeClaim is 10Gi.  No request is specified]',
     },
     {
       name: "resize over max",
@@ -315,38 +366,62 @@ test("claims are bounded by PersistentVolumeClaim min and max on requests", asyn
       name: "a claim being deleted is left alone",
       operation: "UPDATE",
       object: claim("11Gi"),
-      old: { ...claim("5Gi"), metadata: { name: "data", namespace: NS, deletionTimestamp: "2024-01-01T00:00:00Z" } },
+      old: {
+        ...claim("5Gi"),
+        metadata: { name: "data", namespace: NS, deletionTimestamp: "2024-01-01T00:00:00Z" },
+      },
     },
   ];
-  await setup([[{ type: "PersistentVolumeClaim", min: { storage: "1Gi" }, max: { storage: "10Gi" } }]], async (t, plugin) => {
-    for (const c of cases) {
-      const a = t.attributes({
-        operation: c.operation,
-        resource: "persistentvolumeclaims",
-        namespace: NS,
-        object: c.object,
-        oldObject: c.old,
-      });
-      await plugin.admit?.(a);
-      if (c.want === undefined) {
-        await plugin.validate?.(a);
-        continue;
+  await setup(
+    [[{ type: "PersistentVolumeClaim", min: { storage: "1Gi" }, max: { storage: "10Gi" } }]],
+    async (t, plugin) => {
+      for (const c of cases) {
+        const a = t.attributes({
+          operation: c.operation,
+          resource: "persistentvolumeclaims",
+          namespace: NS,
+          object: c.object,
+          oldObject: c.old,
+        });
+        await plugin.admit?.(a);
+        if (c.want === undefined) {
+          await plugin.validate?.(a);
+          continue;
+        }
+        const err = await refusal(Promise.resolve(plugin.validate?.(a)));
+        assert.equal(err.code, 403, c.name);
+        assert.equal(err.message, c.want, c.name);
       }
-      const err = await refusal(Promise.resolve(plugin.validate?.(a)));
-      assert.equal(err.code, 403, c.name);
-      assert.equal(err.message, c.want, c.name);
-    }
-  });
+    },
+  );
 });
 
 test("pod updates, subresources and namespaces without LimitRanges are left alone", async () => {
   await setup([[{ type: "Container", max: { cpu: "1" } }]], async (t, plugin) => {
     const big = pod([container("c", { limits: { cpu: "4" } })]);
-    const update = t.attributes({ operation: "UPDATE", resource: "pods", namespace: NS, object: structuredClone(big), oldObject: big });
+    const update = t.attributes({
+      operation: "UPDATE",
+      resource: "pods",
+      namespace: NS,
+      object: structuredClone(big),
+      oldObject: big,
+    });
     await plugin.admit?.(update);
     await plugin.validate?.(update);
     assert.deepEqual(update.object, big);
-    const sub = t.attributes({ operation: "CREATE", resource: "pods", subresource: "binding", namespace: NS, name: "p", object: { apiVersion: "v1", kind: "Binding", metadata: { name: "p" }, target: { kind: "Node", name: "n" } } });
+    const sub = t.attributes({
+      operation: "CREATE",
+      resource: "pods",
+      subresource: "binding",
+      namespace: NS,
+      name: "p",
+      object: {
+        apiVersion: "v1",
+        kind: "Binding",
+        metadata: { name: "p" },
+        target: { kind: "Node", name: "n" },
+      },
+    });
     await plugin.admit?.(sub);
     await plugin.validate?.(sub);
     const elsewhere = structuredClone(big);
@@ -354,7 +429,12 @@ test("pod updates, subresources and namespaces without LimitRanges are left alon
     const a = t.attributes({ operation: "CREATE", resource: "pods", namespace: "other", object: elsewhere });
     await plugin.admit?.(a);
     await plugin.validate?.(a);
-    assert.deepEqual((a.object?.spec as { containers: JsonObject[] }).containers[0]?.resources, { limits: { cpu: "4" } });
+    assert.deepEqual(
+      ((a.object as JsonObject).spec as { containers: JsonObject[] }).containers[0]?.resources,
+      {
+        limits: { cpu: "4" },
+      },
+    );
   });
 });
 
@@ -364,7 +444,10 @@ test("a generated name is named by its prefix in refusals", async () => {
     object.metadata = { generateName: "web-", namespace: NS };
     const a = t.attributes({ operation: "CREATE", resource: "pods", namespace: NS, object });
     const err = await refusal(admitAndValidate(t, plugin, object).then(() => plugin.validate?.(a)));
-    assert.equal(err.message, 'pods "web-" is forbidden: maximum cpu usage per Container is 1, but limit is 3');
+    assert.equal(
+      err.message,
+      'pods "web-" is forbidden: maximum cpu usage per Container is 1, but limit is 3',
+    );
   });
 });
 

@@ -6,7 +6,13 @@ import type { ApiObject } from "../../objects/index.ts";
 import type { AdmissionPlugin, Attributes, JsonObject, PluginEnv } from "../index.ts";
 import { badRequest, forbidden } from "../index.ts";
 import { quantities } from "../resourcequota/index.ts";
-import { aggregate, maxConstraint, maxRequestConstraint, minConstraint, ratioConstraint } from "./constraints.ts";
+import {
+  aggregate,
+  maxConstraint,
+  maxRequestConstraint,
+  minConstraint,
+  ratioConstraint,
+} from "./constraints.ts";
 import { podLimitTotals, podRequestTotals } from "./pod.ts";
 
 export const PLUGIN_NAME = "LimitRanger";
@@ -43,8 +49,10 @@ function limitItems(range: JsonObject): LimitItem[] {
     const rawDefaultRequest: JsonObject = { ...(asObject(item.defaultRequest) ?? {}) };
     if (item.type === "Container") {
       // Default limit from max; default request from default limit, then from min.
-      for (const [k, v] of Object.entries(asObject(item.max) ?? {})) if (!(k in rawDefault)) rawDefault[k] = v;
-      for (const [k, v] of Object.entries(rawDefault)) if (!(k in rawDefaultRequest)) rawDefaultRequest[k] = v;
+      for (const [k, v] of Object.entries(asObject(item.max) ?? {}))
+        if (!(k in rawDefault)) rawDefault[k] = v;
+      for (const [k, v] of Object.entries(rawDefault))
+        if (!(k in rawDefaultRequest)) rawDefaultRequest[k] = v;
       for (const [k, v] of Object.entries(asObject(item.min) ?? {})) {
         if (!(k in rawDefaultRequest)) rawDefaultRequest[k] = v;
       }
@@ -56,7 +64,10 @@ function limitItems(range: JsonObject): LimitItem[] {
         min: quantities.resourceList(item.min, `${where}.min`),
         default: quantities.resourceList(rawDefault, `${where}.default`),
         defaultRequest: quantities.resourceList(rawDefaultRequest, `${where}.defaultRequest`),
-        maxLimitRequestRatio: quantities.resourceList(item.maxLimitRequestRatio, `${where}.maxLimitRequestRatio`),
+        maxLimitRequestRatio: quantities.resourceList(
+          item.maxLimitRequestRatio,
+          `${where}.maxLimitRequestRatio`,
+        ),
         rawDefault,
         rawDefaultRequest,
       },
@@ -191,7 +202,9 @@ export function createLimitRanger(env: PluginEnv): AdmissionPlugin {
     try {
       return ranges.map((r) => ({ name: r.metadata.name, items: limitItems(r) }));
     } catch (err) {
-      throw badRequest(`LimitRange in namespace ${a.namespace}: ${err instanceof Error ? err.message : String(err)}`);
+      throw badRequest(
+        `LimitRange in namespace ${a.namespace}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -248,7 +261,10 @@ export function createLimitRanger(env: PluginEnv): AdmissionPlugin {
       for (const range of ranges) {
         let errors: string[];
         try {
-          errors = kind === "pod" ? validatePod(range.items, a.object as JsonObject) : validateClaim(range.items, a.object as JsonObject);
+          errors =
+            kind === "pod"
+              ? validatePod(range.items, a.object as JsonObject)
+              : validateClaim(range.items, a.object as JsonObject);
         } catch (err) {
           if (err instanceof quantities.QuantityError) throw badRequest(err.message);
           throw err;

@@ -7,7 +7,7 @@ import { RegistryError } from "../../../backends/registry/index.ts";
 import type { ApiObject } from "../../objects/index.ts";
 import type { AdmissionPlugin, Attributes, JsonObject, PluginEnv } from "../index.ts";
 import { AdmissionError, badRequest, forbidden, internalError } from "../index.ts";
-import { charge, checkRequest, quotaName, quotaSelectors, quotaState, type Refuse } from "./check.ts";
+import { charge, checkRequest, quotaSelectors, quotaState, type Refuse } from "./check.ts";
 import { parseConfig } from "./config.ts";
 import { type Evaluator, EvaluatorRegistry } from "./evaluators.ts";
 import { KeyedMutex } from "./mutex.ts";
@@ -327,7 +327,7 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
     async validate(a) {
       if (a.subresource !== "" || a.namespace === "") return;
       const evaluator = registry.forResource(a.resource.group, a.resource.resource);
-      if (!evaluator || !evaluator.handles(a) || !a.object) return;
+      if (!evaluator?.handles(a) || !a.object) return;
       await quotaInformer.synced;
       await mutex.run(
         a.namespace,

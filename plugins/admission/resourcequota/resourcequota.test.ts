@@ -162,7 +162,7 @@ describe("ResourceQuota", () => {
       return u?.configmaps === "1" ? u : undefined;
     });
     const stored = await t.get("resourcequotas", ns, "cm");
-    assert.deepEqual((stored?.status as JsonObject).hard, { configmaps: "2" });
+    assert.deepEqual(((stored as JsonObject).status as JsonObject).hard, { configmaps: "2" });
     await create(plugin, "configmaps", ns, { metadata: { name: "second", namespace: ns } });
     assert.equal((await used(ns, "cm"))?.configmaps, "2");
     await t.remove("configmaps", ns, "before");
