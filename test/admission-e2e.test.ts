@@ -84,7 +84,8 @@ describe("admission end to end", { skip: bins.length > 0 ? false : "no kubectl" 
     );
     gw = await startGateway([
       "--api-naming=kubernetes",
-      "--enable-admission-plugins=NamespaceAutoProvision,DenyServiceExternalIPs",
+      "--enable-admission-plugins=NamespaceAutoProvision,DenyServiceExternalIPs,EventRateLimit",
+      `--admission-control-config-file=${join(dir, "admission.yaml")}`,
     ]);
   });
   after(async () => {
@@ -213,6 +214,23 @@ describe("admission end to end", { skip: bins.length > 0 ? false : "no kubectl" 
           undefined,
           /exceeded quota: few, requested: configmaps=1, used: configmaps=3, limited: configmaps=3/,
         );
+      });
+
+      it("EventRateLimit refuses events beyond the namespace's burst with 429", async () => {
+        const events = Array.from({ length: 6 }, (_, i) => ({
+          apiVersion: "v1",
+          kind: "Event",
+          metadata: { name: `burst-${i}`, namespace: ns },
+          involvedObject: { kind: "Pod", name: "sa", namespace: ns },
+          reason: "Test",
+          message: "one of a burst",
+        }));
+        const r = await k(
+          ["create", "-f", "-"],
+          JSON.stringify({ apiVersion: "v1", kind: "List", items: events }),
+        );
+        assert.notEqual(r.code, 0, r.out);
+        assert.match(r.err, /Too many requests: limit reached on type Namespace for key adm-/);
       });
 
       it("DenyServiceExternalIPs refuses new external IPs", async () => {

@@ -8,6 +8,7 @@ import { registration as defaultIngressClass } from "../../plugins/admission/def
 import { registration as defaultStorageClass } from "../../plugins/admission/defaultstorageclass/index.ts";
 import { registration as defaultTolerationSeconds } from "../../plugins/admission/defaulttolerationseconds/index.ts";
 import { registration as denyServiceExternalIPs } from "../../plugins/admission/denyserviceexternalips/index.ts";
+import { registration as eventRateLimit } from "../../plugins/admission/eventratelimit/index.ts";
 import { registration as extendedResourceToleration } from "../../plugins/admission/extendedresourcetoleration/index.ts";
 import type { PluginRegistration } from "../../plugins/admission/index.ts";
 import { registration as limitRanger } from "../../plugins/admission/limitranger/index.ts";
@@ -98,6 +99,7 @@ export const REGISTRATIONS: ReadonlyMap<string, PluginRegistration> = new Map(
     mutatingWebhook,
     validatingWebhook,
     limitRanger,
+    eventRateLimit,
     resourceQuota,
     antiAffinity,
     certificateSigning,
