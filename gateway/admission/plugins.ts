@@ -10,6 +10,7 @@ import { registration as defaultTolerationSeconds } from "../../plugins/admissio
 import { registration as denyServiceExternalIPs } from "../../plugins/admission/denyserviceexternalips/index.ts";
 import { registration as eventRateLimit } from "../../plugins/admission/eventratelimit/index.ts";
 import { registration as extendedResourceToleration } from "../../plugins/admission/extendedresourcetoleration/index.ts";
+import { registration as imagePolicyWebhook } from "../../plugins/admission/imagepolicy/index.ts";
 import type { PluginRegistration } from "../../plugins/admission/index.ts";
 import { registration as limitRanger } from "../../plugins/admission/limitranger/index.ts";
 import {
@@ -100,6 +101,7 @@ export const REGISTRATIONS: ReadonlyMap<string, PluginRegistration> = new Map(
     validatingWebhook,
     limitRanger,
     eventRateLimit,
+    imagePolicyWebhook,
     resourceQuota,
     antiAffinity,
     certificateSigning,
