@@ -9,6 +9,7 @@ import type { ResourceTable } from "../routing/resources.ts";
 import { type AdmissionChain, buildAdmissionChain } from "./chain.ts";
 import { loadAdmissionConfig } from "./config-file.ts";
 import { REGISTRATIONS, resolvePlugins } from "./plugins.ts";
+import { resourceCatalog } from "./resource-catalog.ts";
 import { objectWriter } from "./writer.ts";
 
 export interface AdmissionSetup {
@@ -43,6 +44,7 @@ export async function startAdmission(setup: AdmissionSetup): Promise<AdmissionCh
     env: {
       naming: setup.naming,
       objects: setup.objects,
+      resources: resourceCatalog(setup.resources),
       writer: objectWriter(setup.resources),
       authorizer: setup.authorizer,
       options: {

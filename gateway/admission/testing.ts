@@ -12,6 +12,7 @@ import { objectAccess } from "../object-access.ts";
 import type { UserInfo } from "../pipeline/index.ts";
 import type { ResourceTable } from "../routing/resources.ts";
 import { admissionAttributes, type CollectedAttributes } from "./attributes.ts";
+import { resourceCatalog } from "./resource-catalog.ts";
 import { objectWriter } from "./writer.ts";
 
 export interface AttributesSpec {
@@ -97,6 +98,7 @@ export async function startAdmissionTest(
     env: (o = {}) => ({
       naming,
       objects,
+      resources: resourceCatalog(plane.resources),
       writer,
       authorizer: o.authorizer ?? alwaysAllow(),
       configuration: o.configuration,

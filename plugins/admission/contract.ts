@@ -91,10 +91,28 @@ export interface ObjectWriter {
   ): Promise<ApiObject>;
 }
 
+/** A served resource at one version, as policies and parameters name it. */
+export interface ResourceInfo {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  /** The object's structural schema (OpenAPI v3 subset), when known; CEL type-checks against it. */
+  readonly schema?: unknown;
+}
+
+/** Which resources are served, by resource or by kind (ValidatingAdmissionPolicy's paramKind). */
+export interface ResourceCatalog {
+  byResource(group: string, version: string, resource: string): ResourceInfo | undefined;
+  byKind(group: string, version: string, kind: string): ResourceInfo | undefined;
+}
+
 /** What a plugin is built with. */
 export interface PluginEnv {
   readonly naming: Naming;
   readonly objects: ObjectAccess;
+  readonly resources: ResourceCatalog;
   readonly writer: ObjectWriter;
   readonly authorizer: Authorizer;
   /**

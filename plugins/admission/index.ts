@@ -1,16 +1,18 @@
 export type {
   AdmissionPlugin,
   Attributes,
+  AuditAnnotationLevel,
   GroupVersionKind,
   GroupVersionResource,
   JsonObject,
   ObjectWriter,
-  AuditAnnotationLevel,
   Operation,
   PluginEnv,
   PluginFactory,
   PluginOptions,
   PluginRegistration,
+  ResourceCatalog,
+  ResourceInfo,
 } from "./contract.ts";
 export {
   type AdmissionDetails,

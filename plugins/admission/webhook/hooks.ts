@@ -2,14 +2,7 @@
 // configurations and kept in the order they are called: by configuration name, then as listed.
 import type { LocalInformer } from "../../objects/index.ts";
 import type { JsonObject } from "../index.ts";
-
-export interface WebhookRule {
-  readonly operations: readonly string[];
-  readonly apiGroups: readonly string[];
-  readonly apiVersions: readonly string[];
-  readonly resources: readonly string[];
-  readonly scope: string;
-}
+import { type Rule, ruleOf } from "../matching.ts";
 
 export interface ServiceReference {
   readonly namespace: string;
@@ -30,7 +23,7 @@ export interface Webhook {
   readonly index: number;
   /** Identity for per-request bookkeeping (reinvocation) and client reuse. */
   readonly key: string;
-  readonly rules: readonly WebhookRule[];
+  readonly rules: readonly Rule[];
   readonly namespaceSelector: unknown;
   readonly objectSelector: unknown;
   readonly matchPolicy: "Exact" | "Equivalent";
@@ -52,17 +45,6 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === "string");
 const str = (v: unknown, fallback = ""): string => (typeof v === "string" ? v : fallback);
 
-function rule(raw: unknown): WebhookRule {
-  const r = obj(raw);
-  return {
-    operations: strings(r.operations),
-    apiGroups: strings(r.apiGroups),
-    apiVersions: strings(r.apiVersions),
-    resources: strings(r.resources),
-    scope: str(r.scope, "*"),
-  };
-}
-
 /** The webhooks of one stored configuration, with upstream's defaults for anything missing. */
 export function webhooksOf(configuration: JsonObject, mutating: boolean): Omit<Webhook, "index">[] {
   const meta = obj(configuration.metadata);
@@ -76,7 +58,7 @@ export function webhooksOf(configuration: JsonObject, mutating: boolean): Omit<W
       configuration: name,
       name: str(h.name),
       key: `${str(meta.uid, name)}/${str(h.name)}`,
-      rules: list(h.rules).map(rule),
+      rules: list(h.rules).map(ruleOf),
       namespaceSelector: h.namespaceSelector ?? {},
       objectSelector: h.objectSelector ?? {},
       matchPolicy: h.matchPolicy === "Exact" ? "Exact" : "Equivalent",

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Attributes, Operation } from "../index.ts";
-import type { WebhookRule } from "./hooks.ts";
-import { ruleMatches } from "./matching.ts";
+import type { Attributes, Operation } from "./index.ts";
+import { type Rule, ruleMatches } from "./matching.ts";
 
 function attrs(
   resource: string,
@@ -30,12 +29,13 @@ function attrs(
   };
 }
 
-const rule = (resources: string[], scope = "*", operations = ["*"]): WebhookRule => ({
+const rule = (resources: string[], scope = "*", operations = ["*"], resourceNames?: string[]): Rule => ({
   operations,
   apiGroups: [""],
   apiVersions: ["v1"],
   resources,
   scope,
+  ...(resourceNames ? { resourceNames } : {}),
 });
 
 test("resource patterns: *, */*, pods/*, */status and exact names", () => {
@@ -77,4 +77,10 @@ test("operations and versions", () => {
     true,
   );
   assert.equal(ruleMatches(rule(["*"]), attrs("pods", "", "ns"), "v2"), false);
+});
+
+test("resourceNames narrow a rule to those objects", () => {
+  assert.equal(ruleMatches(rule(["pods"], "*", ["*"], ["n"]), attrs("pods", "", "ns"), "v1"), true);
+  assert.equal(ruleMatches(rule(["pods"], "*", ["*"], ["other"]), attrs("pods", "", "ns"), "v1"), false);
+  assert.equal(ruleMatches(rule(["pods"], "*", ["*"], []), attrs("pods", "", "ns"), "v1"), true);
 });
