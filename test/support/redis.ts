@@ -1,29 +1,48 @@
-// Runs a throwaway redis-server for tests: a free loopback port, a temporary directory, no
-// persistence, stopped by PID (and killed when the test process exits).
+// Runs a throwaway redis-server for tests: a free loopback port, a fresh temporary directory, no
+// persistence, stopped by PID and cleaned up even when a test fails or the process exits.
 //
 //   import { redisSkipReason, startRedis } from "../../test/support/redis.ts";
-//   describe("...", { skip: redisSkipReason() }, () => { ... const redis = await startRedis(); ... });
+//   describe("...", { skip: redisSkipReason() }, () => {
+//     let redis: RedisServer;
+//     before(async () => { redis = await startRedis(); });
+//     after(() => redis?.stop());
+//     ... connect to redis.url ...
+//   });
+//
+// or per test: `if (!skipUnlessRedis(t)) return;`.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import type { TestContext } from "node:test";
 
 const INSTALL_HINT = "redis-server not found: install redis-server (apt-get install redis-server)";
 const START_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 5_000;
 
 export interface RedisServer {
   /** e.g. `redis://127.0.0.1:41234`. */
   readonly url: string;
+  /** PID of the running redis-server. */
+  readonly pid: number;
+  /** Stop the process and remove its directory. Safe to call twice. */
   stop(): Promise<void>;
 }
 
+/**
+ * Path of the redis-server binary, or undefined when there is none: `$REDIS_BIN` when set (and
+ * then only that), else `redis-server` on PATH, else `/usr/bin/redis-server`.
+ */
 export function redisBinary(): string | undefined {
-  const candidates = [
-    ...(process.env.PATH ?? "").split(delimiter).map((dir) => (dir ? join(dir, "redis-server") : "")),
-    "/usr/bin/redis-server",
-  ];
+  const explicit = process.env.REDIS_BIN;
+  const candidates = explicit
+    ? [explicit]
+    : [
+        ...(process.env.PATH ?? "").split(delimiter).map((dir) => (dir ? join(dir, "redis-server") : "")),
+        "/usr/bin/redis-server",
+      ];
   for (const path of candidates) {
     if (!path) continue;
     try {
@@ -36,11 +55,28 @@ export function redisBinary(): string | undefined {
   return undefined;
 }
 
-/** For `describe(..., { skip: redisSkipReason() })`: false when installed; throws under REQUIRE_SERVICES=1. */
+function servicesRequired(): boolean {
+  return process.env.REQUIRE_SERVICES === "1";
+}
+
+/**
+ * For a test that needs Redis: true when redis-server is installed. Otherwise skips the test with
+ * a line saying what to install and returns false, or throws when REQUIRE_SERVICES=1.
+ */
+export function skipUnlessRedis(t: TestContext): boolean {
+  if (redisBinary()) return true;
+  if (servicesRequired()) throw new Error(`${INSTALL_HINT}; REQUIRE_SERVICES=1 makes this a failure`);
+  t.skip(INSTALL_HINT);
+  return false;
+}
+
+/**
+ * For a whole suite: `describe("...", { skip: redisSkipReason() }, ...)`. False when redis-server
+ * is installed, else the install hint; throws when REQUIRE_SERVICES=1 so the file fails.
+ */
 export function redisSkipReason(): string | false {
   if (redisBinary()) return false;
-  if (process.env.REQUIRE_SERVICES === "1")
-    throw new Error(`${INSTALL_HINT}; REQUIRE_SERVICES=1 makes this a failure`);
+  if (servicesRequired()) throw new Error(`${INSTALL_HINT}; REQUIRE_SERVICES=1 makes this a failure`);
   return INSTALL_HINT;
 }
 
@@ -56,11 +92,35 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+// Last line of defence: whatever a test forgot is killed and removed when this process exits,
+// including when it is told to stop by a signal (the handler then re-raises that signal).
 const live = new Set<ChildProcess>();
-process.once("exit", () => {
-  for (const child of live) if (child.pid !== undefined) child.kill("SIGKILL");
-});
+const dirs = new Set<string>();
 
+function cleanUpNow(): void {
+  for (const child of live) {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  live.clear();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs.clear();
+}
+
+process.once("exit", cleanUpNow);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    cleanUpNow();
+    process.kill(process.pid, signal);
+  });
+}
+
+/** True when something on the port answers PING with PONG. */
 function answersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: "127.0.0.1", port });
@@ -75,39 +135,69 @@ function answersPing(port: number): Promise<boolean> {
   });
 }
 
+/** Starts redis-server and waits until it answers. Call `stop()` when done (e.g. in `after`). */
 export async function startRedis(): Promise<RedisServer> {
+  // A port found free can be taken by another process before redis binds it: pick another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce();
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/i.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOnce(): Promise<RedisServer> {
   const binary = redisBinary();
   if (!binary) throw new Error(INSTALL_HINT);
   const dir = mkdtempSync(join(tmpdir(), "redis-test-"));
+  dirs.add(dir);
   const port = await freePort();
   const child = spawn(
     binary,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
   live.add(child);
-  let stderr = "";
+  // redis-server logs to stdout; keep the tail for the error when it does not come up.
+  let output = "";
+  const keep = (chunk: string) => {
+    output = (output + chunk).slice(-4000);
+  };
+  child.once("error", (err) => keep(String(err)));
+  child.stdout?.setEncoding("utf8");
+  child.stdout?.on("data", keep);
   child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (c: string) => {
-    stderr = (stderr + c).slice(-2000);
-  });
+  child.stderr?.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.once("exit", () => live.delete(child));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  let stopped = false;
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
+    if (stopped) return;
+    stopped = true;
+    if (running()) {
       child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
     }
-    live.delete(child);
     rmSync(dir, { recursive: true, force: true });
+    dirs.delete(dir);
   };
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (!(await answersPing(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (!running() || Date.now() > deadline) {
       await stop();
-      throw new Error(`redis-server did not start: ${stderr}`);
+      throw new Error(`redis-server did not start on port ${port}: ${output}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url: `redis://127.0.0.1:${port}`, stop };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    get pid() {
+      return child.pid ?? -1;
+    },
+    stop,
+  };
 }

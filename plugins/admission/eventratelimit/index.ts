@@ -1,18 +1,25 @@
 // EventRateLimit: core Events created or updated faster than their token buckets allow are
-// refused with 429, per server, namespace, user, or event source and object.
+// refused with 429, per server, namespace, user, or event source and involved object.
 import { Counter } from "prom-client";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../index.ts";
 import { AdmissionError } from "../index.ts";
 import { type Buckets, LocalBuckets } from "./buckets.ts";
-import { type Limit, type LimitType, parseConfiguration } from "./config.ts";
-import { RedisBuckets, redisClient } from "./redis-buckets.ts";
+import { type LimitType, parseConfiguration } from "./config.ts";
+import { connected, RedisBuckets, type RedisLink, redisClient } from "./redis-buckets.ts";
 
-export { EventRateLimitConfigError } from "./config.ts";
+export {
+  DEFAULT_CACHE_SIZE,
+  EventRateLimitConfigError,
+  LIMIT_TYPES,
+  type Limit,
+  type LimitType,
+} from "./config.ts";
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
-const obj = (v: unknown) => (typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown) =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
-/** The bucket a request draws from, for each limit type. */
+/** The bucket a request draws from, for each limit type (upstream's keys). */
 function keyOf(type: LimitType, a: Attributes): string {
   switch (type) {
     case "Server":
@@ -25,6 +32,7 @@ function keyOf(type: LimitType, a: Attributes): string {
       const event = obj(a.object);
       const source = obj(event.source);
       const involved = obj(event.involvedObject);
+      // Concatenated without a separator, as upstream does.
       return [
         str(source.component),
         str(source.host),
@@ -38,45 +46,55 @@ function keyOf(type: LimitType, a: Attributes): string {
   }
 }
 
-/** Waits a little for the first connection, so that the first events already share buckets. */
-async function connected(client: ReturnType<typeof redisClient>, ms: number): Promise<void> {
-  if (client.status === "ready") return;
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      client.off("ready", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    timer.unref?.();
-    client.once("ready", done);
+function fallbackCounter(env: PluginEnv): Counter {
+  const name = "eventratelimit_redis_fallback_total";
+  const existing = env.metrics.getSingleMetric(name);
+  if (existing instanceof Counter) return existing;
+  return new Counter({
+    name,
+    help: "EventRateLimit decisions taken with this replica's own buckets because Redis did not answer.",
+    registers: [env.metrics],
   });
+}
+
+/** The shared Redis connection with outage bookkeeping: one log line per switch, a count per decision. */
+async function redisLink(url: string, env: PluginEnv): Promise<RedisLink> {
+  const client = redisClient(url);
+  // Failures surface through commands (and the fallback); the client keeps reconnecting.
+  client.on("error", () => {});
+  await connected(client, 2000);
+  const counter = fallbackCounter(env);
+  let down = false;
+  return {
+    client,
+    fellBack(err) {
+      counter.inc();
+      if (down) return;
+      down = true;
+      process.stderr.write(
+        `EventRateLimit: Redis unavailable, limiting with this replica's own buckets: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+    },
+    answered() {
+      if (!down) return;
+      down = false;
+      process.stderr.write("EventRateLimit: Redis available again, buckets are shared\n");
+    },
+  };
 }
 
 async function createEventRateLimit(env: PluginEnv): Promise<AdmissionPlugin> {
   const limits = parseConfiguration(env.configuration, env.naming);
-  const redisUrl = env.options.redisUrl;
-  const client = redisUrl ? redisClient(redisUrl) : undefined;
-  // Connection errors surface through commands (and the fallback); the client keeps retrying.
-  client?.on("error", () => {});
-  if (client) await connected(client, 2000);
-  const fallbacks =
-    (env.metrics.getSingleMetric("eventratelimit_redis_fallback_total") as Counter | undefined) ??
-    new Counter({
-      name: "eventratelimit_redis_fallback_total",
-      help: "EventRateLimit decisions taken with this replica's own buckets because Redis did not answer.",
-      registers: [env.metrics],
-    });
-  const enforcers = limits.map((limit: Limit) => {
-    const local = new LocalBuckets(limit.qps, limit.burst, limit.type === "Server" ? 1 : limit.cacheSize);
-    const buckets: Buckets = client
+  const link = env.options.redisUrl ? await redisLink(env.options.redisUrl, env) : undefined;
+  const enforcers = limits.map((limit) => {
+    const local = new LocalBuckets(limit.qps, limit.burst, limit.cacheSize);
+    const buckets: Buckets = link
       ? new RedisBuckets({
-          client,
+          link,
           prefix: `${env.naming.productName}:eventratelimit:${limit.type}:`,
           qps: limit.qps,
           burst: limit.burst,
           fallback: local,
-          onFallback: () => fallbacks.inc(),
         })
       : local;
     return { type: limit.type, buckets };
@@ -84,20 +102,25 @@ async function createEventRateLimit(env: PluginEnv): Promise<AdmissionPlugin> {
   return {
     name: "EventRateLimit",
     async validate(a) {
+      // Upstream: creates and updates whose kind (at the request's version) is the core Event;
+      // events.<domain> Events and dry runs are treated as upstream treats them (ignored; counted).
       if (a.operation !== "CREATE" && a.operation !== "UPDATE") return;
       if (a.kind.group !== "" || a.kind.kind !== "Event") return;
-      // Every limit takes its token, even when another one already refuses (as upstream).
-      let refused: string | undefined;
-      for (const e of enforcers) {
-        const key = keyOf(e.type, a);
-        if (!(await e.buckets.take(key))) refused = `limit reached on type ${e.type} for key ${key}`;
-      }
+      // Every limit takes its token even when another refuses, as upstream's enforcers do.
+      const results = await Promise.all(
+        enforcers.map(async (e) => {
+          const key = keyOf(e.type, a);
+          return (await e.buckets.take(key)) ? undefined : `limit reached on type ${e.type} for key ${key}`;
+        }),
+      );
+      // Upstream reports the last refusing limit.
+      const refused = results.filter((r) => r !== undefined).at(-1);
       if (refused !== undefined)
         throw new AdmissionError(429, "TooManyRequests", `Too many requests: ${refused}`);
     },
     async close() {
       await Promise.all(enforcers.map((e) => e.buckets.close()));
-      client?.disconnect();
+      link?.client.disconnect();
     },
   };
 }
