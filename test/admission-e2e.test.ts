@@ -86,6 +86,8 @@ describe("admission end to end", { skip: bins.length > 0 ? false : "no kubectl" 
       "--api-naming=kubernetes",
       "--enable-admission-plugins=NamespaceAutoProvision,DenyServiceExternalIPs,EventRateLimit",
       `--admission-control-config-file=${join(dir, "admission.yaml")}`,
+      "--feature-gates=ValidatingAdmissionPolicy=true",
+      "--runtime-config=admissionregistration.k8s.io/v1alpha1=true",
     ]);
   });
   after(async () => {
@@ -297,6 +299,56 @@ describe("admission end to end", { skip: bins.length > 0 ? false : "no kubectl" 
         assert.equal((seen?.userInfo as { username?: string } | undefined)?.username, "cluster-admin");
         await ok(["delete", "mutatingwebhookconfiguration", `mutate-${ns}`]);
         await ok(["delete", "validatingwebhookconfiguration", `validate-${ns}`]);
+      });
+      it("ValidatingAdmissionPolicy refuses what its CEL expression does not allow", async () => {
+        await ok(
+          ["apply", "-f", "-"],
+          JSON.stringify({
+            apiVersion: "admissionregistration.k8s.io/v1alpha1",
+            kind: "ValidatingAdmissionPolicy",
+            metadata: { name: `no-forbidden-${ns}` },
+            spec: {
+              failurePolicy: "Fail",
+              matchConstraints: {
+                resourceRules: [
+                  {
+                    apiGroups: [""],
+                    apiVersions: ["v1"],
+                    operations: ["CREATE", "UPDATE"],
+                    resources: ["configmaps"],
+                  },
+                ],
+              },
+              validations: [
+                {
+                  expression: "!has(object.data) || !('forbidden' in object.data)",
+                  message: "no forbidden keys",
+                },
+              ],
+            },
+          }),
+        );
+        await ok(
+          ["apply", "-f", "-"],
+          JSON.stringify({
+            apiVersion: "admissionregistration.k8s.io/v1alpha1",
+            kind: "ValidatingAdmissionPolicyBinding",
+            metadata: { name: `no-forbidden-${ns}` },
+            spec: {
+              policyName: `no-forbidden-${ns}`,
+              validationActions: ["Deny"],
+              matchResources: { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } } },
+            },
+          }),
+        );
+        let r = { code: 0, out: "", err: "" };
+        for (let i = 0; i < 50 && r.code === 0; i++) {
+          r = await k(["-n", ns, "create", "configmap", `bad-${i}`, "--from-literal=forbidden=1"]);
+          if (r.code === 0) await new Promise((res) => setTimeout(res, 100));
+        }
+        assert.match(r.err, /denied request: no forbidden keys/);
+        await ok(["delete", "validatingadmissionpolicybinding", `no-forbidden-${ns}`]);
+        await ok(["delete", "validatingadmissionpolicy", `no-forbidden-${ns}`]);
       });
     });
   }

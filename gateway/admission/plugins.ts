@@ -32,6 +32,7 @@ import { registration as securityContextDeny } from "../../plugins/admission/sec
 import { registration as serviceAccount } from "../../plugins/admission/serviceaccount/index.ts";
 import { registration as storageObjectInUse } from "../../plugins/admission/storageobjectinuseprotection/index.ts";
 import { registration as taintNodesByCondition } from "../../plugins/admission/taintnodesbycondition/index.ts";
+import { registration as validatingAdmissionPolicy } from "../../plugins/admission/validatingpolicy/index.ts";
 import { mutatingWebhook, validatingWebhook } from "../../plugins/admission/webhook/index.ts";
 
 /** Every plugin name, in run order; webhooks, policies and quota come last, as upstream. */
@@ -102,6 +103,7 @@ export const REGISTRATIONS: ReadonlyMap<string, PluginRegistration> = new Map(
     limitRanger,
     eventRateLimit,
     imagePolicyWebhook,
+    validatingAdmissionPolicy,
     resourceQuota,
     antiAffinity,
     certificateSigning,

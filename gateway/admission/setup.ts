@@ -29,11 +29,7 @@ export interface AdmissionSetup {
 }
 
 export async function startAdmission(setup: AdmissionSetup): Promise<AdmissionChain> {
-  const enabled = (
-    setup.only ? [...setup.only] : resolvePlugins(setup.enable ?? [], setup.disable ?? [])
-  ).filter(
-    (n) => REGISTRATIONS.has(n) || setup.enable?.includes(n), // INTEGRATION-TEMP
-  );
+  const enabled = setup.only ? [...setup.only] : resolvePlugins(setup.enable ?? [], setup.disable ?? []);
   const configurations = setup.configFile
     ? await loadAdmissionConfig(setup.configFile, setup.naming)
     : new Map<string, unknown>();

@@ -24,6 +24,8 @@ export interface EnvironmentOptions {
   /** Declared variables and their types (DYN for untyped JSON; declTypeFromSchema for schema-typed). */
   readonly variables?: Readonly<Record<string, DeclType>>;
   readonly functions?: readonly CustomFunction[];
+  /** Object types only functions return (e.g. the admission authorizer's checks and decisions). */
+  readonly types?: readonly DeclType[];
 }
 
 export interface CelEnvironment {
@@ -127,7 +129,7 @@ export function createEnvironment(options: EnvironmentOptions = {}): CelEnvironm
   const cel = baseEnvironment().clone();
   const variables = new Map(Object.entries(options.variables ?? {}));
   const objectTypes = new Set<DeclType>();
-  for (const t of variables.values()) objectTypesOf(t, objectTypes);
+  for (const t of [...variables.values(), ...(options.types ?? [])]) objectTypesOf(t, objectTypes);
   for (const t of objectTypes) {
     if (t.kind !== "object") continue;
     const fields: Record<string, string> = Object.create(null);

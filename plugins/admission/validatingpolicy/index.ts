@@ -1,0 +1,16 @@
+// ValidatingAdmissionPolicy (admissionregistration.<domain>/v1alpha1, gate ValidatingAdmissionPolicy).
+import type { PluginRegistration } from "../index.ts";
+import { createValidatingAdmissionPolicy, PLUGIN_NAME } from "./plugin.ts";
+
+export {
+  AdmissionEvaluator,
+  AuthorizationSession,
+  admissionEnvironment,
+  compileAdmission,
+  requestValue,
+} from "./environment.ts";
+
+export const registration: PluginRegistration = {
+  name: PLUGIN_NAME,
+  factory: (env) => createValidatingAdmissionPolicy(env),
+};

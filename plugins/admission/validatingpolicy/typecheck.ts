@@ -1,0 +1,78 @@
+// Type-checking a policy against the kinds it matches, as upstream's type-checking controller
+// does: each expression compiled with `object`/`oldObject` typed by the kind's schema (and
+// `params` by the parameter kind's), the problems written as warnings into the policy's status.
+
+import { compile } from "../../cel/index.ts";
+import type { JsonObject, ResourceCatalog, ResourceInfo } from "../index.ts";
+import { admissionEnvironment } from "./environment.ts";
+
+/** Upstream checks a handful of kinds at most. */
+const MAX_KINDS = 10;
+
+export interface ExpressionWarning {
+  readonly fieldRef: string;
+  readonly warning: string;
+}
+
+const obj = (v: unknown): JsonObject =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === "string");
+
+/** The kinds the policy names exactly; rules with wildcards are not type-checked. */
+function matchedKinds(spec: JsonObject, resources: ResourceCatalog): ResourceInfo[] {
+  const out: ResourceInfo[] = [];
+  for (const raw of list(obj(spec.matchConstraints).resourceRules)) {
+    const r = obj(raw);
+    const groups = strings(r.apiGroups);
+    const versions = strings(r.apiVersions);
+    const names = strings(r.resources);
+    if ([...groups, ...versions, ...names].some((x) => x.includes("*"))) continue;
+    for (const g of groups)
+      for (const v of versions)
+        for (const n of names) {
+          if (n.includes("/")) continue;
+          const info = resources.byResource(g, v, n);
+          if (info?.schema && !out.some((o) => o.group === g && o.version === v && o.kind === info.kind))
+            out.push(info);
+          if (out.length >= MAX_KINDS) return out;
+        }
+  }
+  return out;
+}
+
+function gvkString(info: ResourceInfo): string {
+  return `${info.group}/${info.version}, Kind=${info.kind}`;
+}
+
+export function typeCheck(policy: JsonObject, resources: ResourceCatalog): ExpressionWarning[] {
+  const spec = obj(policy.spec);
+  const kinds = matchedKinds(spec, resources);
+  if (kinds.length === 0) return [];
+  const paramKind = spec.paramKind === undefined ? undefined : obj(spec.paramKind);
+  let paramsSchema: unknown;
+  if (paramKind) {
+    const apiVersion = typeof paramKind.apiVersion === "string" ? paramKind.apiVersion : "";
+    const slash = apiVersion.indexOf("/");
+    const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+    const version = apiVersion.slice(slash + 1);
+    paramsSchema = resources.byKind(group, version, String(paramKind.kind ?? ""))?.schema;
+  }
+  const environments = kinds.map((k) => ({ kind: k, env: admissionEnvironment(k.schema, paramsSchema) }));
+  const warnings: ExpressionWarning[] = [];
+  const check = (expression: string, resultType: "bool" | "string", fieldRef: string) => {
+    const problems: string[] = [];
+    for (const { kind, env } of environments) {
+      const result = compile(expression, env, { resultType });
+      if (!result.ok) problems.push(`${gvkString(kind)}: ${result.error.message}`);
+    }
+    if (problems.length > 0) warnings.push({ fieldRef, warning: problems.join("\n") });
+  };
+  list(spec.validations).forEach((raw, i) => {
+    const v = obj(raw);
+    if (typeof v.expression === "string") check(v.expression, "bool", `spec.validations[${i}].expression`);
+    if (typeof v.messageExpression === "string" && v.messageExpression !== "")
+      check(v.messageExpression, "string", `spec.validations[${i}].messageExpression`);
+  });
+  return warnings;
+}
