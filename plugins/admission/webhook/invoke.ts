@@ -83,6 +83,17 @@ export async function invoke(
   round: number,
 ): Promise<ReviewResponse | undefined> {
   const hook = invocation.hook;
+  if (invocation.conditionError !== undefined) {
+    settleFailure(
+      ctx,
+      hook,
+      a,
+      round,
+      `failed to evaluate match conditions: ${invocation.conditionError}`,
+      0,
+    );
+    return undefined;
+  }
   if (a.dryRun && hook.sideEffects !== "None" && hook.sideEffects !== "NoneOnDryRun") {
     ctx.metrics.observeRejection(hook.name, ctx.type, a.operation, "apiserver_internal_error", 400);
     throw new AdmissionError(400, "BadRequest", `admission webhook "${hook.name}" does not support dry run`);

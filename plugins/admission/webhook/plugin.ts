@@ -4,6 +4,7 @@ import { WebhookCredentials } from "../../client/index.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv } from "../index.ts";
 import { forbidden } from "../index.ts";
 import { WebhookCaller } from "./caller.ts";
+import { evaluateConditions } from "./conditions.ts";
 import { kubeConfigFileOf, WebhookConfigurationError } from "./config.ts";
 import { type Webhook, WebhookSource } from "./hooks.ts";
 import { invocationFor } from "./matching.ts";
@@ -45,6 +46,10 @@ export function createWebhookPlugin(env: PluginEnv, mutating: boolean): Admissio
   });
   const caller = new WebhookCaller(env.objects, env.naming, credentials);
   const admissionGroup = env.naming.group("admission");
+  const conditions = env.options.featureGates.AdmissionWebhookMatchConditions
+    ? (hook: Webhook, a: Attributes, version: string) =>
+        evaluateConditions(hook.matchConditions, a, version, env.authorizer)
+    : undefined;
   const ctx = {
     caller,
     metrics: webhookMetrics(env.metrics),
@@ -53,7 +58,7 @@ export function createWebhookPlugin(env: PluginEnv, mutating: boolean): Admissio
     annotationDomain: `${mutating ? "mutation" : "validating"}.webhook.${admissionGroup}`,
     patchDomain: `webhook.${admissionGroup}`,
     signal: env.signal,
-    match: (hook: Webhook, a: Attributes) => invocationFor(hook, a, env.objects),
+    match: (hook: Webhook, a: Attributes) => invocationFor(hook, a, env.objects, conditions),
   };
 
   const hooksFor = async (a: Attributes): Promise<readonly Webhook[]> => {

@@ -620,6 +620,51 @@ describe("admission webhooks against real HTTPS peers", () => {
     );
   });
 
+  test("matchConditions (gate AdmissionWebhookMatchConditions): false skips, an error follows failurePolicy", async () => {
+    answered("/cond", deny({ message: "called" }));
+    const conditions = [
+      { name: "labelled", expression: "has(object.metadata.labels) && 'check' in object.metadata.labels" },
+      { name: "admin", expression: "request.userInfo.username == 'admin'" },
+    ];
+    const gates = { AdmissionWebhookMatchConditions: true };
+    const plugin = await configure(
+      false,
+      [{ path: "/cond", name: "cond.test.io", matchConditions: conditions }],
+      { gates },
+    );
+    await run(plugin, t.attributes({ operation: "CREATE", resource: "pods", object: pod("plain") }));
+    await assert.rejects(
+      run(
+        plugin,
+        t.attributes({ operation: "CREATE", resource: "pods", object: pod("checked", { check: "1" }) }),
+      ),
+      /called/,
+    );
+    await drop();
+    const broken = [{ name: "broken", expression: "object.metadata.labels.missing == 'x'" }];
+    const failing = await configure(
+      false,
+      [{ path: "/cond", name: "cond2.test.io", matchConditions: broken }],
+      { gates },
+    );
+    await assert.rejects(
+      run(failing),
+      /failed calling webhook "cond2\.test\.io": failed to evaluate match conditions: expression 'broken' resulted in error/,
+    );
+    await drop();
+    const ignoring = await configure(
+      false,
+      [{ path: "/cond", name: "cond3.test.io", matchConditions: broken, failurePolicy: "Ignore" }],
+      { gates },
+    );
+    await run(ignoring);
+    await drop();
+    const gateOff = await configure(false, [
+      { path: "/cond", name: "cond4.test.io", matchConditions: conditions },
+    ]);
+    await assert.rejects(run(gateOff), /called/, "without the gate the conditions are not looked at");
+  });
+
   test("matchPolicy Equivalent calls a webhook at another served version, converting the object", async () => {
     const autoscaling = "autoscaling";
     answered("/hpa", allow());
