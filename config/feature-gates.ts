@@ -12,6 +12,8 @@ export const KNOWN_GATES: Readonly<Record<string, GateSpec>> = {
   APIListChunking: { stage: "BETA", default: true },
   ValidatingAdmissionPolicy: { stage: "ALPHA", default: false },
   AdmissionWebhookMatchConditions: { stage: "ALPHA", default: false },
+  SecurityContextDeny: { stage: "ALPHA", default: false },
+  InPlacePodVerticalScaling: { stage: "ALPHA", default: false },
   APISelfSubjectReview: { stage: "BETA", default: true },
   ServerSideApply: { stage: "GA", default: true },
   ServerSideFieldValidation: { stage: "GA", default: true },
