@@ -21,6 +21,32 @@ function randomSuffix(): string {
   return s;
 }
 
+/** Why a mirror pod is refused: it names an account, uses a secret or projects a token. */
+function mirrorPodProblem(spec: Obj): string | undefined {
+  if (typeof spec.serviceAccountName === "string" && spec.serviceAccountName !== "")
+    return "a mirror pod may not reference service accounts";
+  for (const v of list(spec.volumes)) {
+    if (v.secret !== undefined) return "a mirror pod may not reference secrets";
+    for (const source of list(obj(v.projected)?.sources)) {
+      if (source.secret !== undefined) return "a mirror pod may not reference secrets";
+      if (source.serviceAccountToken !== undefined)
+        return "a mirror pod may not use ServiceAccountToken volume projections";
+    }
+  }
+  const containers = [
+    ...list(spec.initContainers),
+    ...list(spec.containers),
+    ...list(spec.ephemeralContainers),
+  ];
+  for (const c of containers) {
+    if (list(c.envFrom).some((e) => e.secretRef !== undefined))
+      return "a mirror pod may not reference secrets";
+    if (list(c.env).some((e) => obj(e.valueFrom)?.secretKeyRef !== undefined))
+      return "a mirror pod may not reference secrets";
+  }
+  return undefined;
+}
+
 function isPod(a: Attributes): boolean {
   return a.resource.group === "" && a.resource.resource === "pods" && a.subresource === "";
 }
@@ -69,8 +95,14 @@ export function serviceAccount(env: PluginEnv): AdmissionPlugin {
     async validate(a) {
       if (!isPod(a) || a.operation !== "CREATE" || !a.object) return;
       const meta = obj(a.object.metadata) ?? {};
-      if (obj(meta.annotations)?.[mirrorKey] !== undefined) return;
       const spec = obj(a.object.spec) ?? {};
+      // Mirror pods are left unchanged, and may use neither accounts nor secrets (the kubelet
+      // that made them cannot be trusted with either).
+      if (obj(meta.annotations)?.[mirrorKey] !== undefined) {
+        const why = mirrorPodProblem(spec);
+        if (why) throw forbidden(a, why);
+        return;
+      }
       const name = typeof spec.serviceAccountName === "string" ? spec.serviceAccountName : "default";
       const sa = await lookup(a.namespace, name);
       if (!sa)

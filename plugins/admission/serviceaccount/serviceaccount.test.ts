@@ -109,9 +109,23 @@ describe("ServiceAccount", () => {
     );
   });
 
-  it("leaves mirror pods alone", async () => {
-    const p = await run(pod({}, { annotations: { [t.naming.label("config.mirror")]: "x" } }));
+  it("leaves mirror pods alone, and refuses those naming accounts or secrets", async () => {
+    const mirror = { annotations: { [t.naming.label("config.mirror")]: "x" } };
+    const p = await run(pod({}, mirror));
     assert.equal(p.spec.serviceAccountName, undefined);
     assert.equal(p.spec.volumes, undefined);
+    const refusals: [Obj, RegExp][] = [
+      [{ serviceAccountName: "default" }, /a mirror pod may not reference service accounts/],
+      [{ volumes: [{ name: "s", secret: { secretName: "s" } }] }, /a mirror pod may not reference secrets/],
+      [
+        { volumes: [{ name: "t", projected: { sources: [{ serviceAccountToken: { path: "token" } }] } }] },
+        /a mirror pod may not use ServiceAccountToken volume projections/,
+      ],
+      [
+        { containers: [{ name: "c", image: "i", envFrom: [{ secretRef: { name: "s" } }] }] },
+        /a mirror pod may not reference secrets/,
+      ],
+    ];
+    for (const [spec, pattern] of refusals) await assert.rejects(run(pod(spec, mirror)), pattern);
   });
 });
