@@ -1,5 +1,6 @@
 // The plugin's configuration (upstream's ResourceQuotaConfiguration): resources that may only be
 // consumed when a quota covers them, by resource name substring or by pod scope.
+import type { Naming } from "../../../backends/naming/index.ts";
 import type { ScopeSelector } from "./evaluators.ts";
 
 export interface LimitedResource {
@@ -29,10 +30,34 @@ function strings(v: unknown, where: string): string[] {
   return v as string[];
 }
 
+/** The versions upstream reads: v1 in the apiserver config group, the older ones in their own. */
+function acceptedTypes(naming: Naming): Map<string, string> {
+  const legacy = naming.group("resourcequota.admission");
+  return new Map([
+    [`${naming.group("apiserver.config")}/v1`, "ResourceQuotaConfiguration"],
+    [`${legacy}/v1beta1`, "Configuration"],
+    [`${legacy}/v1alpha1`, "Configuration"],
+  ]);
+}
+
+function checkType(raw: Record<string, unknown>, naming: Naming): void {
+  const { apiVersion, kind } = raw;
+  if (apiVersion === undefined && kind === undefined) return;
+  const accepted = acceptedTypes(naming);
+  const want = typeof apiVersion === "string" ? accepted.get(apiVersion) : undefined;
+  if (want === undefined || (kind !== undefined && kind !== want)) {
+    const wanted = [...accepted].map(([v, k]) => `${v} ${k}`).join(", ");
+    throw new Error(
+      `ResourceQuota configuration: no kind "${String(kind ?? "")}" is registered for version "${String(apiVersion ?? "")}" (want one of: ${wanted})`,
+    );
+  }
+}
+
 /** Parses the configuration; throws an Error naming the bad field. */
-export function parseConfig(raw: unknown): QuotaConfig {
+export function parseConfig(raw: unknown, naming: Naming): QuotaConfig {
   if (raw === undefined || raw === null) return { limitedResources: [] };
   if (!isObject(raw)) throw new Error("ResourceQuota configuration must be an object");
+  checkType(raw, naming);
   const list = raw.limitedResources;
   if (list === undefined || list === null) return { limitedResources: [] };
   if (!Array.isArray(list)) throw new Error("ResourceQuota configuration: limitedResources must be a list");

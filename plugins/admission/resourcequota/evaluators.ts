@@ -95,7 +95,10 @@ export function podMatchesScope(sel: ScopeSelector, pod: JsonObject): boolean {
       return !isBestEffort(pod);
     case "PriorityClass": {
       const name = asObject(pod.spec)?.priorityClassName;
-      return matchesSelector(typeof name === "string" && name !== "" ? name : undefined, sel);
+      const cls = typeof name === "string" ? name : "";
+      // Exists asks for a class; the other operators see the class as a label that is always
+      // present, empty when the pod names none (so DoesNotExist never matches).
+      return sel.operator === "Exists" ? cls !== "" : matchesSelector(cls, sel);
     }
     case "CrossNamespacePodAffinity":
       return usesCrossNamespaceAffinity(pod);
@@ -244,7 +247,7 @@ function serviceEvaluator(): Evaluator {
   };
 }
 
-function claimEvaluator(naming: Naming): Evaluator {
+function claimEvaluator(naming: Naming, gates: Readonly<Record<string, boolean>>): Evaluator {
   const suffix = `.storageclass.${naming.group("storage")}/`;
   const classAnnotation = naming.label("storage-class", "volume.beta");
   const base = ["persistentvolumeclaims", "requests.storage"];
@@ -258,7 +261,10 @@ function claimEvaluator(naming: Naming): Evaluator {
     const requested = asObject(asObject(asObject(pvc.spec)?.resources)?.requests)?.storage;
     let result =
       requested === undefined || requested === null ? undefined : roundUpToInteger(fromJson(requested));
-    const allocated = asObject(asObject(pvc.status)?.allocatedResources)?.storage;
+    // A failed expansion may leave more allocated than requested: that is what is held.
+    const allocated = gates.RecoverVolumeExpansionFailure
+      ? asObject(asObject(pvc.status)?.allocatedResources)?.storage
+      : undefined;
     if (result && allocated !== undefined && allocated !== null) {
       const a = fromJson(allocated);
       if (compareQuantities(a, result) > 0) result = roundUpToInteger(a);
@@ -318,7 +324,8 @@ export class EvaluatorRegistry {
   readonly #ignored: Set<string>;
 
   constructor(naming: Naming, gates: Readonly<Record<string, boolean>>) {
-    for (const e of [podEvaluator(naming, gates), serviceEvaluator(), claimEvaluator(naming)]) this.#add(e);
+    for (const e of [podEvaluator(naming, gates), serviceEvaluator(), claimEvaluator(naming, gates)])
+      this.#add(e);
     for (const r of ALIASED) this.#add(objectCountEvaluator("", r, r));
     const authn = naming.group("authentication");
     const authz = naming.group("authorization");

@@ -42,21 +42,10 @@ function specHard(quota: JsonObject): ResourceList {
   return resourceList(asObject(quota.spec)?.hard, "spec.hard");
 }
 
-/** Whether the status already reflects the spec: same hard limits, a usage for each of them. */
-function statusSynced(quota: JsonObject): boolean {
-  try {
-    const hard = specHard(quota);
-    const state = quotaState(quota);
-    return equalLists(hard, state.hard) && [...hard.keys()].every((k) => state.used.has(k));
-  } catch {
-    return false;
-  }
-}
-
 class StaleQuota extends Error {}
 
 export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOptions = {}): AdmissionPlugin {
-  const config = parseConfig(env.configuration);
+  const config = parseConfig(env.configuration, env.naming);
   const registry = new EvaluatorRegistry(env.naming, env.options.featureGates);
   const quotaInformer = env.objects.informer(QUOTAS);
   if (!quotaInformer) throw new Error("ResourceQuota: resourcequotas are not served");
@@ -77,6 +66,33 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
   let closed = false;
 
   const keyOf = (ns: string, name: string) => `${ns}/${name}`;
+
+  /** The names of `hard` the recount can measure (a served resource with an evaluator). */
+  function countable(hard: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    for (const e of registry.forNames(hard)) {
+      if (env.objects.informer({ group: e.group, resource: e.resource })) {
+        for (const name of e.matchingResources(hard)) out.add(name);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether the status already reflects the spec: the same hard limits and a usage for each
+   * countable one (names nothing counts stay without usage, as upstream leaves them).
+   */
+  function statusSynced(quota: JsonObject): boolean {
+    try {
+      const hard = specHard(quota);
+      const state = quotaState(quota);
+      if (!equalLists(hard, state.hard)) return false;
+      for (const name of countable([...hard.keys()])) if (!state.used.has(name)) return false;
+      return true;
+    } catch {
+      return false;
+    }
+  }
 
   function quotasOf(ns: string): ApiObject[] {
     return quotaInformer!.list(ns).map((q) => {
@@ -136,7 +152,13 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
     const hard = specHard(quota);
     const names = [...hard.keys()];
     const selectors = quotaSelectors(quota);
-    let used = resourceList(asObject(quota.status)?.used, "status.used");
+    let used: ResourceList;
+    try {
+      used = resourceList(asObject(quota.status)?.used, "status.used");
+    } catch {
+      // Unreadable usage is recounted from scratch rather than kept.
+      used = new Map();
+    }
     const now = Date.now();
     for (const evaluator of registry.forNames(names)) {
       const charged = evaluator.matchingResources(names);
@@ -145,6 +167,7 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
       if (!informer) continue;
       track(evaluator);
       await informer.synced;
+      // Each tracked name starts at zero: no objects is a usage of 0, not an unknown one.
       let sum: ResourceList = new Map(charged.map((n) => [n, ZERO]));
       const objects = pending.overlay(evaluator.group, evaluator.resource, ns, informer.list(ns), now);
       for (const object of objects) {
@@ -156,7 +179,7 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
           if (!(err instanceof QuantityError)) throw err;
         }
       }
-      used = new Map([...used, ...sum]);
+      used = new Map([...used, ...mask(sum, charged)]);
     }
     return mask(used, names);
   }
@@ -185,8 +208,13 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
     const ns = quota.metadata.namespace ?? "";
     const hard = specHard(quota);
     const used = await calculate(quota, ns);
-    const state = quotaState(quota);
-    if (equalLists(hard, state.hard) && equalLists(used, state.used)) return quota;
+    let state: ReturnType<typeof quotaState> | undefined;
+    try {
+      state = quotaState(quota);
+    } catch {
+      // An unreadable status is rewritten.
+    }
+    if (state && equalLists(hard, state.hard) && equalLists(used, state.used)) return quota;
     const expectedSpec = JSON.stringify(asObject(quota.spec)?.hard ?? {});
     return writeStatus(ns, quota.metadata.name, (current) => {
       // The limits changed since the count: the next round counts for the new ones.
@@ -211,9 +239,11 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
     }
   }
 
+  /** Upstream names the object being refused by its name, else its generateName, else Unknown. */
   function refusal(a: Attributes): Refuse {
     const meta = asObject(a.object?.metadata) ?? {};
-    const name = a.name || (typeof meta.generateName === "string" ? meta.generateName : "");
+    const named = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+    const name = named(meta.name) ?? named(meta.generateName) ?? (a.name || "Unknown");
     return (why) => forbidden({ resource: a.resource, name }, why);
   }
 
@@ -221,14 +251,23 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
     const ns = a.namespace;
     const listed = quotasOf(ns);
     if (listed.length === 0 && config.limitedResources.length === 0) return;
+    const refuse = refusal(a);
     const quotas: ApiObject[] = [];
     for (const q of listed) {
       newQuotaSeen(q);
-      // A quota the recalculation has not reached yet is counted now rather than ignored.
-      const current = statusSynced(q) ? q : await recalculate(q);
-      if (current) quotas.push(current);
+      try {
+        // A quota the recalculation has not reached yet is counted now rather than ignored.
+        const current = statusSynced(q) ? q : await recalculate(q);
+        if (current) quotas.push(current);
+      } catch (err) {
+        if (!(err instanceof QuantityError)) throw err;
+        // A quota whose limits cannot be read cannot judge: writes it would track are refused.
+        const names = Object.keys(asObject(asObject(q.spec)?.hard) ?? {});
+        if (evaluator.matchingResources(names).length > 0) {
+          throw refuse(`failed quota: ${q.metadata.name}: ${err.message}`);
+        }
+      }
     }
-    const refuse = refusal(a);
     const now = Date.now();
     let result: ReturnType<typeof checkRequest>;
     try {
@@ -329,12 +368,20 @@ export function createResourceQuota(env: PluginEnv, options: ResourceQuotaOption
       const evaluator = registry.forResource(a.resource.group, a.resource.resource);
       if (!evaluator?.handles(a) || !a.object) return;
       await quotaInformer.synced;
-      await mutex.run(
-        a.namespace,
-        () => evaluate(a, evaluator),
-        timeoutMs,
-        () => internalError("resource quota evaluation timed out"),
-      );
+      // Most namespaces have no quota: no need to queue behind the namespace's other writes.
+      if (config.limitedResources.length === 0 && quotaInformer.list(a.namespace).length === 0) return;
+      try {
+        await mutex.run(
+          a.namespace,
+          () => evaluate(a, evaluator),
+          timeoutMs,
+          () => internalError("resource quota evaluation timed out"),
+        );
+      } catch (err) {
+        if (err instanceof AdmissionError) throw err;
+        // A failed read or write of a quota: the write cannot be judged.
+        throw internalError(err instanceof Error ? err.message : String(err));
+      }
     },
     close,
   };

@@ -152,6 +152,25 @@ describe("ResourceQuota", () => {
     assert.deepEqual(await used(ns, "five"), { pods: "5" });
   });
 
+  test("two plugin instances (replicas) sharing the quota never go over it either", async () => {
+    const { ns, plugin } = await setup();
+    const { plugin: other } = await setup();
+    await t.create("resourcequotas", ns, quota("five", ns, { pods: "5", configmaps: "3" }));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? plugin : other).validate?.(
+          t.attributes({ operation: "CREATE", resource: "pods", namespace: ns, object: pod(`r${i}`, ns) }),
+        ),
+      ),
+    );
+    assert.equal(results.filter((r) => r.status === "fulfilled").length, 5);
+    for (const r of results) {
+      if (r.status === "rejected")
+        assert.match(String(r.reason?.message), /exceeded quota: five, requested: pods=1/);
+    }
+    assert.equal((await used(ns, "five"))?.pods, "5");
+  });
+
   test("usage is given back after a delete, and status mirrors spec.hard", async () => {
     const { ns, plugin } = await setup();
     await t.create("configmaps", ns, { metadata: { name: "before", namespace: ns } });
@@ -199,5 +218,28 @@ describe("ResourceQuota", () => {
       ) as Promise<void>,
       (err: unknown) => err instanceof AdmissionError && err.code >= 400 && err.code < 500,
     );
+  });
+});
+
+describe("ResourceQuota close()", () => {
+  test("stops the background recount: quotas created afterwards get no status from it", async () => {
+    const t = await startAdmissionTest();
+    try {
+      await t.create("namespaces", undefined, { metadata: { name: "closing" } });
+      const plugin = await createResourceQuota(t.env(), { debounceMs: 5 });
+      await t.create("resourcequotas", "closing", quota("before", "closing", { configmaps: "5" }));
+      await until("the recount while open", async () => {
+        const q = await t.get("resourcequotas", "closing", "before");
+        return (q?.status as JsonObject | undefined)?.used ? true : undefined;
+      });
+      await plugin.close?.();
+      await plugin.close?.();
+      await t.create("resourcequotas", "closing", quota("after", "closing", { configmaps: "5" }));
+      // Bounded look: long enough for several debounce periods of the closed plugin.
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal((await t.get("resourcequotas", "closing", "after"))?.status, undefined);
+    } finally {
+      await t.stop();
+    }
   });
 });
