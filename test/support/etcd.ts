@@ -10,11 +10,19 @@
 //   });
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import type { TestContext } from "node:test";
+import {
+  findBinary,
+  freePort,
+  skipReason,
+  skipUnless,
+  trackChild,
+  trackDir,
+  untrackDir,
+} from "./service-process.ts";
 
 const INSTALL_HINT = "etcd not found: install etcd-server (apt-get install etcd-server)";
 const START_TIMEOUT_MS = 20_000;
@@ -49,27 +57,7 @@ export interface StartEtcdOptions {
  * that), else `etcd` on PATH, else `/usr/bin/etcd`.
  */
 export function etcdBinary(): string | undefined {
-  const explicit = process.env.ETCD_BIN;
-  const candidates = explicit
-    ? [explicit]
-    : [
-        ...(process.env.PATH ?? "").split(delimiter).map((dir) => (dir ? join(dir, "etcd") : "")),
-        "/usr/bin/etcd",
-      ];
-  for (const path of candidates) {
-    if (!path) continue;
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      // not this one
-    }
-  }
-  return undefined;
-}
-
-function servicesRequired(): boolean {
-  return process.env.REQUIRE_SERVICES === "1";
+  return findBinary("etcd", "ETCD_BIN");
 }
 
 /**
@@ -77,10 +65,7 @@ function servicesRequired(): boolean {
  * saying what to install and returns false, or throws (failing the test) when REQUIRE_SERVICES=1.
  */
 export function skipUnlessEtcd(t: TestContext): boolean {
-  if (etcdBinary()) return true;
-  if (servicesRequired()) throw new Error(`${INSTALL_HINT}; REQUIRE_SERVICES=1 makes this a failure`);
-  t.skip(INSTALL_HINT);
-  return false;
+  return skipUnless(t, etcdBinary() !== undefined, INSTALL_HINT);
 }
 
 /**
@@ -88,49 +73,7 @@ export function skipUnlessEtcd(t: TestContext): boolean {
  * installed, else the install hint; throws when REQUIRE_SERVICES=1 so the file fails.
  */
 export function etcdSkipReason(): string | false {
-  if (etcdBinary()) return false;
-  if (servicesRequired()) throw new Error(`${INSTALL_HINT}; REQUIRE_SERVICES=1 makes this a failure`);
-  return INSTALL_HINT;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
-  return address.port;
-}
-
-// Last line of defence: whatever a test forgot is killed and removed when this process exits,
-// including when it is told to stop by a signal (the handler then re-raises that signal).
-const live = new Set<ChildProcess>();
-const dirs = new Set<string>();
-
-function cleanUpNow(): void {
-  for (const child of live) {
-    if (child.pid !== undefined) {
-      try {
-        process.kill(child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-  }
-  live.clear();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  dirs.clear();
-}
-
-process.once("exit", cleanUpNow);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    cleanUpNow();
-    process.kill(process.pid, signal);
-  });
+  return skipReason(etcdBinary() !== undefined, INSTALL_HINT);
 }
 
 /** Starts etcd and waits until it is healthy. Call `stop()` when done (e.g. in `t.after`). */
@@ -149,7 +92,7 @@ async function startOnce(options: StartEtcdOptions): Promise<EtcdServer> {
   const binary = etcdBinary();
   if (!binary) throw new Error(INSTALL_HINT);
   const dir = mkdtempSync(join(tmpdir(), "etcd-test-"));
-  dirs.add(dir);
+  trackDir(dir);
   const clientPort = await freePort();
   const peerPort = await freePort();
   const metricsPort = await freePort();
@@ -180,7 +123,7 @@ async function startOnce(options: StartEtcdOptions): Promise<EtcdServer> {
 
   async function launch(): Promise<void> {
     const proc = spawn(binary as string, args, { stdio: ["ignore", "ignore", "pipe"] });
-    live.add(proc);
+    trackChild(proc);
     let stderr = "";
     proc.once("error", (err) => {
       stderr += String(err);
@@ -190,7 +133,6 @@ async function startOnce(options: StartEtcdOptions): Promise<EtcdServer> {
       stderr = (stderr + chunk).slice(-4000);
     });
     const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-    proc.once("exit", () => live.delete(proc));
     child = proc;
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
@@ -229,7 +171,7 @@ async function startOnce(options: StartEtcdOptions): Promise<EtcdServer> {
   } catch (err) {
     await halt("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
-    dirs.delete(dir);
+    untrackDir(dir);
     throw err;
   }
 
@@ -243,7 +185,7 @@ async function startOnce(options: StartEtcdOptions): Promise<EtcdServer> {
       stopped = true;
       await halt("SIGTERM");
       rmSync(dir, { recursive: true, force: true });
-      dirs.delete(dir);
+      untrackDir(dir);
     },
     async restart(opts = {}) {
       if (stopped) throw new Error("etcd was stopped for good");

@@ -11,12 +11,21 @@
 //
 // or per test: `if (!skipUnlessRedis(t)) return;`.
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import type { TestContext } from "node:test";
+import {
+  findBinary,
+  freePort,
+  skipReason,
+  skipUnless,
+  trackChild,
+  trackDir,
+  untrackDir,
+} from "./service-process.ts";
 
 const INSTALL_HINT = "redis-server not found: install redis-server (apt-get install redis-server)";
 const START_TIMEOUT_MS = 10_000;
@@ -36,27 +45,7 @@ export interface RedisServer {
  * then only that), else `redis-server` on PATH, else `/usr/bin/redis-server`.
  */
 export function redisBinary(): string | undefined {
-  const explicit = process.env.REDIS_BIN;
-  const candidates = explicit
-    ? [explicit]
-    : [
-        ...(process.env.PATH ?? "").split(delimiter).map((dir) => (dir ? join(dir, "redis-server") : "")),
-        "/usr/bin/redis-server",
-      ];
-  for (const path of candidates) {
-    if (!path) continue;
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      // not this one
-    }
-  }
-  return undefined;
-}
-
-function servicesRequired(): boolean {
-  return process.env.REQUIRE_SERVICES === "1";
+  return findBinary("redis-server", "REDIS_BIN");
 }
 
 /**
@@ -64,10 +53,7 @@ function servicesRequired(): boolean {
  * a line saying what to install and returns false, or throws when REQUIRE_SERVICES=1.
  */
 export function skipUnlessRedis(t: TestContext): boolean {
-  if (redisBinary()) return true;
-  if (servicesRequired()) throw new Error(`${INSTALL_HINT}; REQUIRE_SERVICES=1 makes this a failure`);
-  t.skip(INSTALL_HINT);
-  return false;
+  return skipUnless(t, redisBinary() !== undefined, INSTALL_HINT);
 }
 
 /**
@@ -75,49 +61,7 @@ export function skipUnlessRedis(t: TestContext): boolean {
  * is installed, else the install hint; throws when REQUIRE_SERVICES=1 so the file fails.
  */
 export function redisSkipReason(): string | false {
-  if (redisBinary()) return false;
-  if (servicesRequired()) throw new Error(`${INSTALL_HINT}; REQUIRE_SERVICES=1 makes this a failure`);
-  return INSTALL_HINT;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
-  return address.port;
-}
-
-// Last line of defence: whatever a test forgot is killed and removed when this process exits,
-// including when it is told to stop by a signal (the handler then re-raises that signal).
-const live = new Set<ChildProcess>();
-const dirs = new Set<string>();
-
-function cleanUpNow(): void {
-  for (const child of live) {
-    if (child.pid !== undefined) {
-      try {
-        process.kill(child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-  }
-  live.clear();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  dirs.clear();
-}
-
-process.once("exit", cleanUpNow);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    cleanUpNow();
-    process.kill(process.pid, signal);
-  });
+  return skipReason(redisBinary() !== undefined, INSTALL_HINT);
 }
 
 /** True when something on the port answers PING with PONG. */
@@ -151,14 +95,14 @@ async function startOnce(): Promise<RedisServer> {
   const binary = redisBinary();
   if (!binary) throw new Error(INSTALL_HINT);
   const dir = mkdtempSync(join(tmpdir(), "redis-test-"));
-  dirs.add(dir);
+  trackDir(dir);
   const port = await freePort();
   const child = spawn(
     binary,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
-  live.add(child);
+  trackChild(child);
   // redis-server logs to stdout; keep the tail for the error when it does not come up.
   let output = "";
   const keep = (chunk: string) => {
@@ -170,7 +114,6 @@ async function startOnce(): Promise<RedisServer> {
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.once("exit", () => live.delete(child));
   const running = () => child.exitCode === null && child.signalCode === null;
   let stopped = false;
   const stop = async () => {
@@ -183,7 +126,7 @@ async function startOnce(): Promise<RedisServer> {
       clearTimeout(timer);
     }
     rmSync(dir, { recursive: true, force: true });
-    dirs.delete(dir);
+    untrackDir(dir);
   };
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (!(await answersPing(port))) {
