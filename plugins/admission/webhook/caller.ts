@@ -5,31 +5,16 @@ import type { Naming } from "../../../backends/naming/index.ts";
 import { ApiClient, type WebhookCredentials } from "../../client/index.ts";
 import type { ObjectAccess } from "../../objects/index.ts";
 import type { JsonObject } from "../index.ts";
-import type { ServiceReference, Webhook } from "./hooks.ts";
+import { CallError } from "./call-error.ts";
+import type { Webhook } from "./hooks.ts";
+import { serviceTargets, type Target } from "./service-target.ts";
+
+export { CallError } from "./call-error.ts";
 
 /** An answer larger than this fails the call (and then follows failurePolicy). */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Clients kept for reuse of their connections; the oldest is closed beyond this. */
 const MAX_CLIENTS = 256;
-
-/** The webhook could not be called or answered unusably: failurePolicy decides. */
-export class CallError extends Error {
-  /** The HTTP status the webhook answered with, when it answered. */
-  readonly status: number | undefined;
-  constructor(message: string, status?: number) {
-    super(message);
-    this.status = status;
-  }
-}
-
-interface Target {
-  readonly server: string;
-  readonly tlsServerName?: string;
-}
-
-const obj = (v: unknown): JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 function withTimeoutQuery(url: string, seconds: number): string {
   return `${url}${url.includes("?") ? "&" : "?"}timeout=${seconds}s`;
@@ -125,51 +110,7 @@ export class WebhookCaller {
   async #target(hook: Webhook): Promise<Target> {
     if (hook.url !== undefined) return { server: hook.url };
     if (!hook.service) throw new CallError("webhook has neither url nor service");
-    return this.#serviceTarget(hook.service);
-  }
-
-  /** A ready endpoint of the Service, addressed by IP, with the Service's DNS name for TLS. */
-  async #serviceTarget(ref: ServiceReference): Promise<Target> {
-    const tlsServerName = `${ref.name}.${ref.namespace}.svc`;
-    const service = await this.#objects.get({ group: "", resource: "services" }, ref.namespace, ref.name);
-    if (!service)
-      throw new CallError(`failed to call webhook: service "${ref.namespace}/${ref.name}" not found`);
-    const spec = obj(service.spec);
-    if (spec.type === "ExternalName" && typeof spec.externalName === "string") {
-      return { server: `https://${spec.externalName}:${ref.port}${ref.path}`, tlsServerName };
-    }
-    const port = list(spec.ports)
-      .map(obj)
-      .find((p) => p.port === ref.port);
-    if (!port)
-      throw new CallError(
-        `failed to call webhook: no service port ${ref.port} found for service "${ref.name}"`,
-      );
-    const portName = typeof port.name === "string" ? port.name : "";
-    const slices = this.#objects.informer({
-      group: this.#naming.group("discovery"),
-      resource: "endpointslices",
-    });
-    const label = this.#naming.label("service-name");
-    const candidates: string[] = [];
-    for (const slice of slices?.list(ref.namespace) ?? []) {
-      const labels = obj(obj(slice.metadata).labels);
-      if (labels[label] !== ref.name) continue;
-      const slicePort = list(slice.ports)
-        .map(obj)
-        .find((p) => (typeof p.name === "string" ? p.name : "") === portName);
-      if (!slicePort || typeof slicePort.port !== "number") continue;
-      for (const e of list(slice.endpoints).map(obj)) {
-        if (obj(e.conditions).ready === false) continue;
-        const address = list(e.addresses).find((x): x is string => typeof x === "string");
-        if (!address) continue;
-        const host = address.includes(":") ? `[${address}]` : address;
-        candidates.push(`https://${host}:${slicePort.port}${ref.path}`);
-      }
-    }
-    if (candidates.length === 0)
-      throw new CallError(`failed to call webhook: no endpoints available for service "${ref.name}"`);
-    const server = candidates[Math.floor(Math.random() * candidates.length)] as string;
-    return { server, tlsServerName };
+    const targets = await serviceTargets(this.#objects, this.#naming, hook.service);
+    return targets[Math.floor(Math.random() * targets.length)] as Target;
   }
 }
