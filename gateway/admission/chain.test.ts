@@ -10,6 +10,7 @@ import {
   type Attributes,
   forbidden,
   type PluginRegistration,
+  type Reinvocation,
 } from "../../plugins/admission/index.ts";
 import { toApiError } from "../request/api-error.ts";
 import { buildAdmissionChain } from "./chain.ts";
@@ -182,5 +183,50 @@ test("AdmissionConfiguration: inline and by path; bad files are clear errors", a
     await assert.rejects(loadAdmissionConfig(join(dir, "absent.yaml"), names), /cannot read/);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a plugin's request for reinvocation runs every mutating plugin once more, and only once", async () => {
+  const t = await startAdmissionTest();
+  try {
+    const passes: string[] = [];
+    const plugin = (name: string, asks: boolean): PluginRegistration => ({
+      name,
+      factory: () => ({
+        name,
+        admit(_a: Attributes, reinvocation?: Reinvocation) {
+          passes.push(`${name} ${reinvocation?.reinvoking ? "again" : "first"}`);
+          if (asks) reinvocation?.request();
+        },
+      }),
+    });
+    const chain = await buildAdmissionChain({
+      enabled: ["Builtin", "Hooks"],
+      registrations: new Map([
+        ["Builtin", plugin("Builtin", false)],
+        ["Hooks", plugin("Hooks", true)],
+      ]),
+      configurations: new Map(),
+      env: t.env(),
+    });
+    await chain.admit(
+      t.attributes({ operation: "CREATE", resource: "pods", object: { metadata: { name: "p" } } }),
+    );
+    assert.deepEqual(passes, ["Builtin first", "Hooks first", "Builtin again", "Hooks again"]);
+    passes.length = 0;
+    const quiet = await buildAdmissionChain({
+      enabled: ["Builtin"],
+      registrations: new Map([["Builtin", plugin("Builtin", false)]]),
+      configurations: new Map(),
+      env: t.env(),
+    });
+    await quiet.admit(
+      t.attributes({ operation: "CREATE", resource: "pods", object: { metadata: { name: "p" } } }),
+    );
+    assert.deepEqual(passes, ["Builtin first"], "no second pass unless asked");
+    await chain.close();
+    await quiet.close();
+  } finally {
+    await t.stop();
   }
 });

@@ -8,6 +8,7 @@ import {
   type Attributes,
   type PluginEnv,
   type PluginRegistration,
+  type Reinvocation,
 } from "../../plugins/admission/index.ts";
 import { AdmissionPluginError } from "./plugins.ts";
 
@@ -31,6 +32,8 @@ export interface ChainOptions {
 }
 
 type Phase = "admit" | "validate";
+
+const SECOND_PASS: Reinvocation = { reinvoking: true, request: () => {} };
 
 function stepMetric(registry: Registry): Histogram<"type" | "operation" | "rejected"> {
   const name = "apiserver_admission_step_admission_duration_seconds";
@@ -73,10 +76,21 @@ export async function buildAdmissionChain(options: ChainOptions): Promise<Admiss
     const start = performance.now();
     let rejected = false;
     try {
-      for (const plugin of list) {
-        // Most plugins decide synchronously; awaiting only real promises saves a turn each.
-        const pending = plugin[phase]?.(a);
-        if (pending) await pending;
+      let requested = false;
+      const first: Reinvocation = {
+        reinvoking: false,
+        request: () => {
+          requested = true;
+        },
+      };
+      for (let pass = 0; pass < 2; pass++) {
+        const reinvocation = pass === 0 ? first : SECOND_PASS;
+        for (const plugin of list) {
+          // Most plugins decide synchronously; awaiting only real promises saves a turn each.
+          const pending = phase === "admit" ? plugin.admit?.(a, reinvocation) : plugin.validate?.(a);
+          if (pending) await pending;
+        }
+        if (!requested) break;
       }
     } catch (err) {
       rejected = err instanceof AdmissionError;

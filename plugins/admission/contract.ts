@@ -65,10 +65,21 @@ export interface Attributes {
   warn(message: string): void;
 }
 
+/**
+ * The mutating phase's second pass: when a webhook with reinvocationPolicy IfNeeded should see a
+ * later change, the chain runs every mutating plugin once more (each must be idempotent).
+ */
+export interface Reinvocation {
+  /** True during the second pass. */
+  readonly reinvoking: boolean;
+  /** Asks for the second pass (ignored during it). */
+  request(): void;
+}
+
 export interface AdmissionPlugin {
   readonly name: string;
   /** The mutating phase: may change `attributes.object`; throws an AdmissionError to refuse. */
-  admit?(attributes: Attributes): void | Promise<void>;
+  admit?(attributes: Attributes, reinvocation?: Reinvocation): void | Promise<void>;
   /** The validating phase: must not change anything; throws an AdmissionError to refuse. */
   validate?(attributes: Attributes): void | Promise<void>;
   /** Stops background work (informers, timers, connections). */

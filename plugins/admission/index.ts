@@ -11,6 +11,7 @@ export type {
   PluginFactory,
   PluginOptions,
   PluginRegistration,
+  Reinvocation,
   ResourceCatalog,
   ResourceInfo,
 } from "./contract.ts";

@@ -58,51 +58,61 @@ function applyPatch(invocation: Invocation, a: Attributes, patch: unknown): bool
   return true;
 }
 
+/** What one request's mutating webhooks remember between the chain's two passes. */
+export interface MutationState {
+  /** Webhooks with IfNeeded that ran in the first pass. */
+  readonly reinvocable: Set<string>;
+  /** Those a later change makes run again in the second pass. */
+  readonly reinvoke: Set<string>;
+}
+
+/**
+ * One pass over the mutating webhooks: all of them in the first, in the second only those a later
+ * change made due again. Returns whether a second pass is wanted.
+ */
 export async function dispatchMutating(
   ctx: MutatingDispatch,
   hooks: readonly Webhook[],
   a: Attributes,
-): Promise<void> {
-  // Webhooks with IfNeeded that ran, and those a later change makes run again.
-  const reinvocable = new Set<string>();
-  const reinvoke = new Set<string>();
-  for (let round = 0; round < 2; round++) {
-    for (const hook of hooks) {
-      if (round === 1 && !reinvoke.has(hook.key)) continue;
-      const invocation = await ctx.match(hook, a);
-      if (!invocation) continue;
-      const response = await invoke(ctx, invocation, a, round);
-      let mutated = false;
-      if (response?.patch !== undefined && (response.patch as unknown[]).length > 0) {
-        try {
-          mutated = applyPatch(invocation, a, response.patch);
-        } catch (err) {
-          settleFailure(ctx, hook, a, round, (err as Error).message, 0);
-        }
-        if (mutated) {
-          a.annotate(
-            `patch.${ctx.patchDomain}/round_${round}_index_${hook.index}`,
-            JSON.stringify({
-              configuration: hook.configuration,
-              webhook: hook.name,
-              patch: response.patch,
-              patchType: "JSONPatch",
-            }),
-            "Request",
-          );
-        }
+  state: MutationState,
+  reinvoking: boolean,
+): Promise<boolean> {
+  const round = reinvoking ? 1 : 0;
+  for (const hook of hooks) {
+    if (reinvoking && !state.reinvoke.has(hook.key)) continue;
+    const invocation = await ctx.match(hook, a);
+    if (!invocation) continue;
+    const response = await invoke(ctx, invocation, a, round);
+    let mutated = false;
+    if (response?.patch !== undefined && (response.patch as unknown[]).length > 0) {
+      try {
+        mutated = applyPatch(invocation, a, response.patch);
+      } catch (err) {
+        settleFailure(ctx, hook, a, round, (err as Error).message, 0);
       }
-      if (response) {
+      if (mutated) {
         a.annotate(
-          `${ctx.annotationDomain}/round_${round}_index_${hook.index}`,
-          JSON.stringify({ configuration: hook.configuration, webhook: hook.name, mutated }),
+          `patch.${ctx.patchDomain}/round_${round}_index_${hook.index}`,
+          JSON.stringify({
+            configuration: hook.configuration,
+            webhook: hook.name,
+            patch: response.patch,
+            patchType: "JSONPatch",
+          }),
+          "Request",
         );
       }
-      if (round === 0) {
-        if (mutated) for (const key of reinvocable) reinvoke.add(key);
-        if (hook.reinvocationPolicy === "IfNeeded") reinvocable.add(hook.key);
-      }
     }
-    if (reinvoke.size === 0) return;
+    if (response) {
+      a.annotate(
+        `${ctx.annotationDomain}/round_${round}_index_${hook.index}`,
+        JSON.stringify({ configuration: hook.configuration, webhook: hook.name, mutated }),
+      );
+    }
+    if (!reinvoking) {
+      if (mutated) for (const key of state.reinvocable) state.reinvoke.add(key);
+      if (hook.reinvocationPolicy === "IfNeeded") state.reinvocable.add(hook.key);
+    }
   }
+  return !reinvoking && state.reinvoke.size > 0;
 }

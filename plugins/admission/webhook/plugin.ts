@@ -1,7 +1,7 @@
 // MutatingAdmissionWebhook and ValidatingAdmissionWebhook: the webhooks of the stored
 // configurations, called for every request they match.
 import { WebhookCredentials } from "../../client/index.ts";
-import type { AdmissionPlugin, Attributes, PluginEnv } from "../index.ts";
+import type { AdmissionPlugin, Attributes, PluginEnv, Reinvocation } from "../index.ts";
 import { forbidden } from "../index.ts";
 import { WebhookCaller } from "./caller.ts";
 import { evaluateConditions } from "./conditions.ts";
@@ -9,7 +9,7 @@ import { kubeConfigFileOf, WebhookConfigurationError } from "./config.ts";
 import { type Webhook, WebhookSource } from "./hooks.ts";
 import { invocationFor } from "./matching.ts";
 import { webhookMetrics } from "./metrics.ts";
-import { dispatchMutating } from "./mutating.ts";
+import { dispatchMutating, type MutationState } from "./mutating.ts";
 import { dispatchValidating } from "./validating.ts";
 
 export const MUTATING = "MutatingAdmissionWebhook";
@@ -72,15 +72,28 @@ export function createWebhookPlugin(env: PluginEnv, mutating: boolean): Admissio
     return source.hooks();
   };
 
-  const run = async (a: Attributes) => {
+  // Per request, between the chain's two mutating passes.
+  const states = new WeakMap<Attributes, MutationState>();
+  const admit = async (a: Attributes, reinvocation?: Reinvocation) => {
     const hooks = await hooksFor(a);
     if (hooks.length === 0) return;
-    if (mutating) await dispatchMutating(ctx, hooks, a);
-    else await dispatchValidating(ctx, hooks, a);
+    let state = states.get(a);
+    if (!state) {
+      state = { reinvocable: new Set(), reinvoke: new Set() };
+      states.set(a, state);
+    }
+    const again = await dispatchMutating(ctx, hooks, a, state, reinvocation?.reinvoking ?? false);
+    // Called outside a chain (no second pass to ask for): the webhooks' own second pass at once.
+    if (again && reinvocation) reinvocation.request();
+    else if (again) await dispatchMutating(ctx, hooks, a, state, true);
+  };
+  const validate = async (a: Attributes) => {
+    const hooks = await hooksFor(a);
+    if (hooks.length > 0) await dispatchValidating(ctx, hooks, a);
   };
   return {
     name,
-    ...(mutating ? { admit: run } : { validate: run }),
+    ...(mutating ? { admit } : { validate }),
     async close() {
       source?.close();
       await caller.close();
