@@ -1,5 +1,6 @@
-// ImagePolicyWebhook's configuration: `imagePolicy` with the backend's kubeconfig and the cache and
-// retry durations, with upstream's defaults, bounds and sentinels (0: the default, -1: off).
+// ImagePolicyWebhook's configuration (upstream's `imagePolicy` file layout): the backend's
+// kubeconfig, the answer cache's TTLs in seconds and the first retry delay in milliseconds, with
+// upstream's defaults, bounds and sentinels (0 or absent: the default; -1: off).
 export interface ImagePolicyConfig {
   readonly kubeConfigFile: string;
   readonly allowTtlMs: number;
@@ -8,63 +9,103 @@ export interface ImagePolicyConfig {
   readonly defaultAllow: boolean;
 }
 
-export class ImagePolicyConfigError extends Error {}
-
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-
-/** Go's Duration.String() for the whole milliseconds and seconds used here. */
-function goDuration(ms: number): string {
-  if (ms < SECOND) return `${ms}ms`;
-  const minutes = Math.floor(ms / MINUTE);
-  const seconds = (ms % MINUTE) / SECOND;
-  return minutes > 0 ? `${minutes}m${seconds}s` : `${seconds}s`;
+/** A configuration the plugin cannot start with. */
+export class ImagePolicyConfigError extends Error {
+  constructor(message: string) {
+    super(`ImagePolicyWebhook: ${message}`);
+    this.name = "ImagePolicyConfigError";
+  }
 }
 
-function duration(
-  name: string,
-  raw: unknown,
-  unitMs: number,
-  bounds: { min: number; max: number; fallback: number },
-): number {
-  if (raw === undefined || raw === null || raw === 0) return bounds.fallback;
-  if (typeof raw !== "number" || !Number.isInteger(raw))
+const NS_PER_MS = 1_000_000n;
+const NS_PER_S = 1_000_000_000n;
+const NS_PER_MIN = 60n * NS_PER_S;
+const NS_PER_H = 60n * NS_PER_MIN;
+
+/** `whole[.fraction]` of `value / unit`, trailing zeros dropped (Go's Duration.String style). */
+function decimal(value: bigint, unit: bigint): string {
+  const whole = value / unit;
+  const rest = value % unit;
+  if (rest === 0n) return String(whole);
+  const digits = String(unit).length - 1;
+  return `${whole}.${String(rest).padStart(digits, "0").replace(/0+$/, "")}`;
+}
+
+/** Go's time.Duration.String(), which upstream's range errors print. */
+export function goDuration(ns: bigint): string {
+  if (ns === 0n) return "0s";
+  const sign = ns < 0n ? "-" : "";
+  let u = ns < 0n ? -ns : ns;
+  if (u < 1000n) return `${sign}${u}ns`;
+  if (u < NS_PER_MS) return `${sign}${decimal(u, 1000n)}µs`;
+  if (u < NS_PER_S) return `${sign}${decimal(u, NS_PER_MS)}ms`;
+  const h = u / NS_PER_H;
+  u %= NS_PER_H;
+  const m = u / NS_PER_MIN;
+  u %= NS_PER_MIN;
+  const s = `${decimal(u, NS_PER_S)}s`;
+  if (h > 0n) return `${sign}${h}h${m}m${s}`;
+  if (m > 0n) return `${sign}${m}m${s}`;
+  return `${sign}${s}`;
+}
+
+interface Bounds {
+  /** Exclusive, as upstream's check is. */
+  readonly minNs: bigint;
+  readonly maxNs: bigint;
+  readonly defaultNs: bigint;
+}
+
+/** One duration field: a whole number in `unitNs`, as upstream decodes it into an int64. */
+function duration(field: string, name: string, raw: unknown, unitNs: bigint, bounds: Bounds): number {
+  if (raw === undefined || raw === null) return Number(bounds.defaultNs / NS_PER_MS);
+  if (typeof raw !== "number" || !Number.isSafeInteger(raw))
     throw new ImagePolicyConfigError(
-      `ImagePolicyWebhook: ${name} must be a whole number, got ${JSON.stringify(raw)}`,
+      `imagePolicy.${field} must be a whole number, got ${JSON.stringify(raw)}`,
     );
   if (raw === -1) return 0;
-  const ms = raw * unitMs;
-  // Upstream's range excludes its minimum.
-  if (ms <= bounds.min || ms > bounds.max)
+  if (raw === 0) return Number(bounds.defaultNs / NS_PER_MS);
+  const ns = BigInt(raw) * unitNs;
+  if (ns <= bounds.minNs || ns > bounds.maxNs)
     throw new ImagePolicyConfigError(
-      `ImagePolicyWebhook: ${name}: valid value is between ${goDuration(bounds.min)} and ${goDuration(bounds.max)}, got ${goDuration(ms)}`,
+      `${name}: valid value is between ${goDuration(bounds.minNs)} and ${goDuration(bounds.maxNs)}, got ${goDuration(ns)}`,
     );
-  return ms;
+  // Sub-millisecond precision never arises: the units are milliseconds and seconds.
+  return Number(ns / NS_PER_MS);
 }
 
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+/** Reads the plugin's configuration; throws an ImagePolicyConfigError on anything upstream refuses. */
 export function parseConfig(raw: unknown): ImagePolicyConfig {
-  const root = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : undefined;
-  const c = root?.imagePolicy;
-  if (typeof c !== "object" || c === null)
-    throw new ImagePolicyConfigError("ImagePolicyWebhook needs a configuration with an imagePolicy object");
-  const cfg = c as Record<string, unknown>;
-  if (typeof cfg.kubeConfigFile !== "string" || cfg.kubeConfigFile === "")
-    throw new ImagePolicyConfigError("ImagePolicyWebhook: imagePolicy.kubeConfigFile is required");
-  if (cfg.defaultAllow !== undefined && typeof cfg.defaultAllow !== "boolean")
-    throw new ImagePolicyConfigError("ImagePolicyWebhook: imagePolicy.defaultAllow must be a boolean");
-  return {
-    kubeConfigFile: cfg.kubeConfigFile,
-    retryBackoffMs: duration("backoff", cfg.retryBackoff, 1, { min: 0, max: 5 * MINUTE, fallback: 500 }),
-    allowTtlMs: duration("allow cache", cfg.allowTTL, SECOND, {
-      min: SECOND,
-      max: 30 * MINUTE,
-      fallback: 5 * MINUTE,
-    }),
-    denyTtlMs: duration("deny cache", cfg.denyTTL, SECOND, {
-      min: SECOND,
-      max: 30 * MINUTE,
-      fallback: 30 * SECOND,
-    }),
-    defaultAllow: cfg.defaultAllow === true,
-  };
+  if (raw === undefined || raw === null) throw new ImagePolicyConfigError("no config specified");
+  const root = record(raw);
+  if (!root)
+    throw new ImagePolicyConfigError("the configuration must be an object with an imagePolicy field");
+  const c = root.imagePolicy === undefined || root.imagePolicy === null ? {} : record(root.imagePolicy);
+  if (!c) throw new ImagePolicyConfigError("imagePolicy must be an object");
+  if (c.kubeConfigFile !== undefined && c.kubeConfigFile !== null && typeof c.kubeConfigFile !== "string")
+    throw new ImagePolicyConfigError("imagePolicy.kubeConfigFile must be a string");
+  if (c.defaultAllow !== undefined && c.defaultAllow !== null && typeof c.defaultAllow !== "boolean")
+    throw new ImagePolicyConfigError("imagePolicy.defaultAllow must be a boolean");
+  const retryBackoffMs = duration("retryBackoff", "backoff", c.retryBackoff, NS_PER_MS, {
+    minNs: 1n,
+    maxNs: 5n * NS_PER_MIN,
+    defaultNs: 500n * NS_PER_MS,
+  });
+  const allowTtlMs = duration("allowTTL", "allow cache", c.allowTTL, NS_PER_S, {
+    minNs: NS_PER_S,
+    maxNs: 30n * NS_PER_MIN,
+    defaultNs: 5n * NS_PER_MIN,
+  });
+  const denyTtlMs = duration("denyTTL", "deny cache", c.denyTTL, NS_PER_S, {
+    minNs: NS_PER_S,
+    maxNs: 30n * NS_PER_MIN,
+    defaultNs: 30n * NS_PER_S,
+  });
+  const kubeConfigFile = typeof c.kubeConfigFile === "string" ? c.kubeConfigFile : "";
+  if (kubeConfigFile === "")
+    throw new ImagePolicyConfigError("imagePolicy.kubeConfigFile is required (the backend's kubeconfig)");
+  return { kubeConfigFile, allowTtlMs, denyTtlMs, retryBackoffMs, defaultAllow: c.defaultAllow === true };
 }

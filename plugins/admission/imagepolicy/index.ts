@@ -1,156 +1,102 @@
-// ImagePolicyWebhook: a Pod's images (and its `*.image-policy.<domain>/*` annotations) go to an
-// ImageReview backend over TLS before the Pod is admitted. Answers are cached (allowTTL, denyTTL);
-// a backend that cannot be reached is retried with backoff, then `defaultAllow` decides.
-import { ApiClient, loadKubeconfig } from "../../client/index.ts";
-import type { AdmissionPlugin, Attributes, JsonObject, PluginEnv, PluginRegistration } from "../index.ts";
+// ImagePolicyWebhook (validating): a pod's images and its `*.image-policy.<domain>/*` annotations
+// go to an ImageReview backend over TLS before the pod is stored. Answers are cached (allowed ones
+// for allowTTL, denied ones for denyTTL); a backend that gives no answer is retried as upstream
+// does, then `defaultAllow` decides, and a pod let through that way is marked as failed open.
+import { ApiClient, ExpiringCache, loadKubeconfig } from "../../client/index.ts";
+import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../index.ts";
 import { badRequest, forbidden } from "../index.ts";
-import { type ImagePolicyConfig, ImagePolicyConfigError, parseConfig } from "./config.ts";
+import { askBackend, BackendError, type ReviewStatus } from "./backend.ts";
+import { ImagePolicyConfigError, parseConfig } from "./config.ts";
+import { imageReview, reviewSpec } from "./review.ts";
 
 export { ImagePolicyConfigError } from "./config.ts";
 
-/** Cached answers at most (upstream's LRU size). */
+export const PLUGIN_NAME = "ImagePolicyWebhook";
+
+/** Answers kept at most (upstream's LRU size). */
 const CACHE_SIZE = 1024;
-/** Attempts of one review: upstream's exponential backoff steps. */
-const ATTEMPTS = 5;
-const BACKOFF_FACTOR = 1.5;
+/** Upstream's webhook request timeout. */
+const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 export interface ImagePolicyOptions {
-  /** Bound of one call to the backend (default 30 s). */
+  /** Bound of one call to the backend (default 30 s, as upstream). */
   readonly callTimeoutMs?: number;
+  /** The cache's clock (tests move it instead of waiting). */
+  readonly now?: () => number;
 }
 
-interface ReviewStatus {
-  readonly allowed: boolean;
-  readonly reason: string;
-  readonly auditAnnotations: Readonly<Record<string, string>>;
+function backendClient(env: PluginEnv, kubeConfigFile: string): ApiClient {
+  let config: ReturnType<typeof loadKubeconfig>;
+  try {
+    config = loadKubeconfig(kubeConfigFile);
+  } catch (err) {
+    throw new ImagePolicyConfigError(`kubeConfigFile ${kubeConfigFile}: ${(err as Error).message}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(config.cluster.server);
+  } catch {
+    throw new ImagePolicyConfigError(`the backend's server is not a URL: ${config.cluster.server}`);
+  }
+  if (url.protocol !== "https:")
+    throw new ImagePolicyConfigError(`the backend must use TLS (https), got ${config.cluster.server}`);
+  try {
+    return new ApiClient(config, { naming: env.naming, userAgent: "kube-apiserver-admission" });
+  } catch (err) {
+    throw new ImagePolicyConfigError(`kubeConfigFile ${kubeConfigFile}: ${(err as Error).message}`);
+  }
 }
-
-const obj = (v: unknown): JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
-const list = (v: unknown): JsonObject[] => (Array.isArray(v) ? v.map(obj) : []);
-
-class BackendError extends Error {}
 
 export function createImagePolicyWebhook(env: PluginEnv, options: ImagePolicyOptions = {}): AdmissionPlugin {
-  const config: ImagePolicyConfig = parseConfig(env.configuration);
-  let client: ApiClient;
-  try {
-    const kubeconfig = loadKubeconfig(config.kubeConfigFile);
-    if (!kubeconfig.cluster.server.startsWith("https://"))
-      throw new ImagePolicyConfigError(
-        `ImagePolicyWebhook: the backend must use TLS (https), got ${kubeconfig.cluster.server}`,
-      );
-    client = new ApiClient(kubeconfig, { naming: env.naming });
-  } catch (err) {
-    if (err instanceof ImagePolicyConfigError) throw err;
-    throw new ImagePolicyConfigError(`ImagePolicyWebhook: ${(err as Error).message}`);
-  }
-  const group = env.naming.group("image-policy");
-  const apiVersion = `${group}/v1alpha1`;
-  const forwarded = `.${group}/`;
-  const auditPrefix = `imagepolicywebhook.${group}/`;
-  const failedOpenKey = `alpha.${group}/failed-open`;
-  const callTimeoutMs = options.callTimeoutMs ?? 30_000;
-  /** Insertion order is recency; entries carry their expiry. */
-  const cache = new Map<string, { status: ReviewStatus; expires: number }>();
-
-  const cached = (key: string): ReviewStatus | undefined => {
-    const hit = cache.get(key);
-    if (!hit) return undefined;
-    cache.delete(key);
-    if (hit.expires <= Date.now()) return undefined;
-    cache.set(key, hit);
-    return hit.status;
+  const config = parseConfig(env.configuration);
+  const client = backendClient(env, config.kubeConfigFile);
+  const stop = new AbortController();
+  const signal = AbortSignal.any([env.signal, stop.signal]);
+  const apiVersion = `${env.naming.group("imagepolicy")}/v1alpha1`;
+  // Upstream spells the annotation domain `image-policy.k8s.io`, apart from the API group.
+  const domain = env.naming.group("image-policy");
+  const marker = `.${domain}/`;
+  const auditPrefix = `${PLUGIN_NAME.toLowerCase()}.${domain}/`;
+  const failedOpenKey = `alpha.${domain}/failed-open`;
+  const backend = {
+    client,
+    apiVersion,
+    retryBackoffMs: config.retryBackoffMs,
+    callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    signal,
   };
-  const remember = (key: string, status: ReviewStatus) => {
-    const ttl = status.allowed ? config.allowTtlMs : config.denyTtlMs;
-    if (ttl <= 0) return;
-    cache.delete(key);
-    cache.set(key, { status, expires: Date.now() + ttl });
-    if (cache.size > CACHE_SIZE) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-  };
+  const cache = new ExpiringCache<ReviewStatus>(CACHE_SIZE, options.now);
 
-  async function callOnce(review: JsonObject): Promise<ReviewStatus> {
-    let reply: Awaited<ReturnType<ApiClient["request"]>>;
-    try {
-      reply = await client.request("POST", "", {
-        body: review,
-        accept: "application/json",
-        timeoutMs: callTimeoutMs,
-        maxBodyBytes: 1 << 20,
-        signal: env.signal,
-      });
-    } catch (err) {
-      throw new BackendError((err as Error).message);
-    }
-    if (reply.status < 200 || reply.status > 299)
-      throw new BackendError(`Error contacting webhook: ${reply.status}`);
-    const body = obj(reply.body);
-    if (body.kind !== "ImageReview" || typeof obj(body.status).allowed !== "boolean")
-      throw new BackendError("the backend's answer is not an ImageReview with status.allowed");
-    const status = obj(body.status);
-    const annotations: Record<string, string> = {};
-    for (const [k, v] of Object.entries(obj(status.auditAnnotations)))
-      if (typeof v === "string") annotations[k] = v;
-    return {
-      allowed: status.allowed === true,
-      reason: typeof status.reason === "string" ? status.reason : "",
-      auditAnnotations: annotations,
-    };
-  }
-
-  async function review(body: JsonObject): Promise<ReviewStatus> {
-    let wait = config.retryBackoffMs;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await callOnce(body);
-      } catch (err) {
-        if (attempt >= ATTEMPTS || env.signal.aborted) throw err;
-        // Upstream's jittered exponential backoff: up to 20% more than the step.
-        await new Promise((r) => setTimeout(r, wait * (1 + Math.random() * 0.2)));
-        wait *= BACKOFF_FACTOR;
-      }
-    }
-  }
-
-  async function admit(a: Attributes): Promise<void> {
+  async function validate(a: Attributes): Promise<void> {
+    if (a.operation !== "CREATE" && a.operation !== "UPDATE") return;
     if (a.resource.group !== "" || a.resource.resource !== "pods") return;
     if (a.subresource !== "" && a.subresource !== "ephemeralcontainers") return;
-    if (a.operation !== "CREATE" && a.operation !== "UPDATE") return;
     const pod = a.object;
-    if (!pod || pod.kind !== "Pod")
+    if (
+      !pod ||
+      typeof pod !== "object" ||
+      Array.isArray(pod) ||
+      (pod.kind !== undefined && pod.kind !== "Pod")
+    )
       throw badRequest("Resource was marked with kind Pod but was unable to be converted");
-    const spec = obj(pod.spec);
-    const containers =
-      a.subresource === ""
-        ? [...list(spec.initContainers), ...list(spec.containers), ...list(spec.ephemeralContainers)]
-        : list(spec.ephemeralContainers);
-    const metadata = obj(pod.metadata);
-    const annotations: Record<string, string> = {};
-    for (const [k, v] of Object.entries(obj(metadata.annotations)))
-      if (k.includes(forwarded) && typeof v === "string") annotations[k] = v;
-    const reviewSpec = {
-      containers: containers.map((c) => ({ image: typeof c.image === "string" ? c.image : "" })),
-      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
-      namespace: a.namespace,
-    };
-    const key = JSON.stringify(reviewSpec);
-    let status = cached(key);
+    const spec = reviewSpec(pod, a.subresource, a.namespace, marker);
+    const key = JSON.stringify(spec);
+    let status = cache.get(key);
     if (!status) {
       try {
-        status = await review({ apiVersion, kind: "ImageReview", metadata: {}, spec: reviewSpec });
+        status = await askBackend(backend, imageReview(apiVersion, spec));
       } catch (err) {
-        if (!config.defaultAllow) throw forbidden(a, (err as Error).message);
-        // Allowed in spite of the failure: said on the audit event and on the pod.
+        const why = err instanceof BackendError ? err.message : String(err);
+        if (!config.defaultAllow) throw forbidden(a, why);
+        // Upstream's one change in its validating phase: the stored pod says it failed open.
         a.annotate(`${auditPrefix}failed-open`, "true");
-        metadata.annotations = { ...obj(metadata.annotations), [failedOpenKey]: "true" };
-        pod.metadata = metadata;
+        pod.metadata ??= {};
+        const metadata = pod.metadata as Record<string, unknown>;
+        metadata.annotations ??= {};
+        (metadata.annotations as Record<string, unknown>)[failedOpenKey] = "true";
         return;
       }
-      remember(key, status);
+      cache.set(key, status, status.allowed ? config.allowTtlMs : config.denyTtlMs);
     }
     for (const [k, v] of Object.entries(status.auditAnnotations)) a.annotate(`${auditPrefix}${k}`, v);
     if (!status.allowed)
@@ -163,15 +109,16 @@ export function createImagePolicyWebhook(env: PluginEnv, options: ImagePolicyOpt
   }
 
   return {
-    name: "ImagePolicyWebhook",
-    admit,
+    name: PLUGIN_NAME,
+    validate,
     async close() {
+      stop.abort();
       await client.close();
     },
   };
 }
 
 export const registration: PluginRegistration = {
-  name: "ImagePolicyWebhook",
+  name: PLUGIN_NAME,
   factory: (env) => createImagePolicyWebhook(env),
 };
