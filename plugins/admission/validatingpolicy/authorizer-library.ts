@@ -49,6 +49,10 @@ const objectType = (
   maxElements: 0,
 });
 
+/** Upstream validates serviceAccount()'s arguments as object names. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
 const DECISION = objectType("kubernetes.authorization.Decision", DecisionValue);
 const PATH_CHECK = objectType("kubernetes.authorization.PathCheck", PathCheckValue);
 const GROUP_CHECK = objectType("kubernetes.authorization.GroupCheck", GroupCheckValue);
@@ -64,7 +68,7 @@ export class PendingAuthorization extends Error {}
 /** The answers of one admission request's authorizer checks. */
 export class AuthorizationSession {
   readonly #authorizer: Authorizer;
-  readonly #answers = new Map<string, { allowed: boolean; reason: string }>();
+  readonly #answers = new Map<string, { allowed: boolean; reason: string; error?: string }>();
   readonly #pending = new Map<string, AuthzAttributes>();
 
   constructor(authorizer: Authorizer) {
@@ -88,6 +92,7 @@ export class AuthorizationSession {
       this.#pending.set(key, attributes);
       throw new PendingAuthorization("authorization pending");
     }
+    if (known.error !== undefined) throw new Error(`error in authorization check: ${known.error}`);
     const d = new DecisionValue();
     d.allowed = known.allowed;
     d.reason = known.reason;
@@ -104,8 +109,14 @@ export class AuthorizationSession {
     this.#pending.clear();
     await Promise.all(
       pending.map(async ([key, attributes]) => {
-        const result = await this.#authorizer.authorize(attributes);
-        this.#answers.set(key, { allowed: result.decision === "allow", reason: result.reason });
+        try {
+          const result = await this.#authorizer.authorize(attributes);
+          this.#answers.set(key, { allowed: result.decision === "allow", reason: result.reason });
+        } catch (err) {
+          // A failing authorizer is an evaluation error of the expression, not of the request.
+          const error = err instanceof Error ? err.message : String(err);
+          this.#answers.set(key, { allowed: false, reason: "", error });
+        }
       }),
     );
   }
@@ -176,6 +187,9 @@ export const AUTHORIZER_FUNCTIONS: readonly CustomFunction[] = [
     signature:
       "kubernetes.authorization.Authorizer.serviceAccount(string, string): kubernetes.authorization.Authorizer",
     handler: (az: AuthorizerValue, namespace: string, name: string) => {
+      if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new Error("Invalid service account name");
+      if (!DNS_LABEL.test(namespace) || namespace.length > 63)
+        throw new Error("Invalid service account namespace");
       const sa = new AuthorizerValue();
       sa.session = az.session;
       sa.user = {

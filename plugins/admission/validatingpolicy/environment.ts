@@ -27,12 +27,21 @@ export { AuthorizationSession } from "./authorizer-library.ts";
 
 const environments = new Map<string, CelEnvironment>();
 
-/** The environment with `object`/`oldObject` (and `params`) typed by schemas, or dynamic. */
-export function admissionEnvironment(objectSchema?: unknown, paramsSchema?: unknown): CelEnvironment {
+/**
+ * The environment with `object`/`oldObject` (and `params`) typed by schemas, or dynamic.
+ * messageExpressions get no `authorizer` (upstream declares it for validations only).
+ */
+export function admissionEnvironment(
+  objectSchema?: unknown,
+  paramsSchema?: unknown,
+  withAuthorizer = true,
+): CelEnvironment {
   const typed = (schema: unknown): DeclType =>
     schema ? (declTypeFromSchema(schema as Parameters<typeof declTypeFromSchema>[0], false) ?? DYN) : DYN;
-  if (objectSchema === undefined && paramsSchema === undefined) {
-    const cached = environments.get("dyn");
+  const dynamic = objectSchema === undefined && paramsSchema === undefined;
+  const cacheKey = withAuthorizer ? "dyn" : "dyn-no-authorizer";
+  if (dynamic) {
+    const cached = environments.get(cacheKey);
     if (cached) return cached;
   }
   const objectType = typed(objectSchema);
@@ -42,25 +51,36 @@ export function admissionEnvironment(objectSchema?: unknown, paramsSchema?: unkn
       oldObject: objectType,
       request: DYN,
       params: typed(paramsSchema),
-      authorizer: AUTHORIZER_TYPE,
+      ...(withAuthorizer ? { authorizer: AUTHORIZER_TYPE } : {}),
     },
     types: AUTHORIZER_TYPES,
     functions: AUTHORIZER_FUNCTIONS,
   });
-  if (objectSchema === undefined && paramsSchema === undefined) environments.set("dyn", env);
+  if (dynamic) environments.set(cacheKey, env);
   return env;
 }
 
-export function compileAdmission(expression: string, resultType?: "bool" | "string"): CompileResult {
-  return compile(expression, admissionEnvironment(), resultType ? { resultType } : {});
+export function compileAdmission(
+  expression: string,
+  resultType?: "bool" | "string",
+  withAuthorizer = true,
+): CompileResult {
+  return compile(
+    expression,
+    admissionEnvironment(undefined, undefined, withAuthorizer),
+    resultType ? { resultType } : {},
+  );
 }
 
-/** The `request` variable: upstream's AdmissionRequest fields for the call at `version`. */
-export function requestValue(a: Attributes, version: string): JsonObject {
+/**
+ * The `request` variable: upstream's AdmissionRequest fields. 1.27 fills kind and resource with the
+ * request's own, whatever version the rules matched at (`_version` is kept for callers that pass it).
+ */
+export function requestValue(a: Attributes, _version?: string): JsonObject {
   const u = a.user;
   return {
-    kind: { ...a.kind, version: a.kind.group === a.resource.group ? version : a.kind.version },
-    resource: { ...a.resource, version },
+    kind: { ...a.kind },
+    resource: { ...a.resource },
     subResource: a.subresource,
     requestKind: { ...a.kind },
     requestResource: { ...a.resource },

@@ -1,4 +1,5 @@
-// ValidatingAdmissionPolicy (admissionregistration.<domain>/v1alpha1, gate ValidatingAdmissionPolicy).
+// ValidatingAdmissionPolicy (admissionregistration.<domain>/v1alpha1, gate ValidatingAdmissionPolicy),
+// upstream 1.27 behaviour; meant to replace plugins/admission/validatingpolicy/ (same exports).
 import type { PluginRegistration } from "../index.ts";
 import { createValidatingAdmissionPolicy, PLUGIN_NAME } from "./plugin.ts";
 

@@ -1,7 +1,12 @@
 // ValidatingAdmissionPolicy: every binding whose policy and match criteria take in the request has
 // the policy's CEL validations evaluated against it (with the binding's parameter object), and
 // each failure denied, warned about or audited as the binding's validationActions say.
-import { COST_LIMIT_EXCEEDED_MESSAGE, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from "../../cel/index.ts";
+import {
+  COST_LIMIT_EXCEEDED_MESSAGE,
+  MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
+  PER_CALL_LIMIT,
+  RUNTIME_CEL_COST_BUDGET,
+} from "../../cel/index.ts";
 import {
   AdmissionError,
   type AdmissionPlugin,
@@ -22,15 +27,9 @@ import {
 } from "./policies.ts";
 import { typeCheck } from "./typecheck.ts";
 
-export const PLUGIN_NAME = "ValidatingAdmissionPolicy";
+const POLICY_RESOURCES = new Set(["validatingadmissionpolicies", "validatingadmissionpolicybindings"]);
 
-/** Policies never apply to the objects that configure admission (no lock-out). */
-const EXEMPT = new Set([
-  "mutatingwebhookconfigurations",
-  "validatingwebhookconfigurations",
-  "validatingadmissionpolicies",
-  "validatingadmissionpolicybindings",
-]);
+export const PLUGIN_NAME = "ValidatingAdmissionPolicy";
 
 const CODES: Readonly<Record<string, number>> = {
   Unauthorized: 401,
@@ -39,14 +38,25 @@ const CODES: Readonly<Record<string, number>> = {
   Invalid: 422,
 };
 
+/** A denial, warning or audit record one policy produced for a request. */
 interface Failure {
   readonly policy: string;
-  readonly binding: string;
+  /** Undefined for a policy-level configuration error (upstream names no binding then). */
+  readonly binding?: string;
   readonly message: string;
   readonly reason: string;
-  readonly expressionIndex?: number;
+  readonly expressionIndex: number;
+  /** The binding's validationActions; configuration and audit-annotation errors always deny. */
   readonly actions: readonly string[];
 }
+
+/** Upstream cuts audit annotation values at 10 KiB. */
+const MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
+/** Budget shared by one binding's matchConditions (celconfig.RuntimeCELCostBudgetMatchConditions). */
+const MATCH_CONDITIONS_COST_BUDGET = 2_500_000;
+const OUT_OF_BUDGET =
+  "validation failed due to running out of cost budget, no further validation rules will be run";
+const ALWAYS_DENY: readonly string[] = ["Deny"];
 
 const obj = (v: unknown): JsonObject =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
@@ -72,6 +82,20 @@ function atVersion(a: Attributes, object: JsonObject | undefined, version: strin
 }
 
 class ConfigurationError extends Error {}
+
+/** CEL's name of a result's type, for upstream's unsupported-return-type text. */
+function resultTypeName(v: unknown): string {
+  if (typeof v === "bigint") return "int";
+  if (typeof v === "number") return "double";
+  if (typeof v === "boolean") return "bool";
+  if (v instanceof Uint8Array) return "bytes";
+  if (v instanceof Date) return "google.protobuf.Timestamp";
+  if (Array.isArray(v)) return "list";
+  if (v instanceof Map || (typeof v === "object" && v !== null)) return "map";
+  return typeof v;
+}
+
+const byName = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
 export function createValidatingAdmissionPolicy(env: PluginEnv): AdmissionPlugin {
   const group = env.naming.group("admissionregistration");
@@ -110,7 +134,8 @@ export function createValidatingAdmissionPolicy(env: PluginEnv): AdmissionPlugin
               next.status = {
                 ...obj(next.status),
                 observedGeneration: generation,
-                typeChecking: { expressionWarnings: warnings },
+                // expressionWarnings is omitted when empty, as upstream's omitempty does.
+                typeChecking: warnings.length > 0 ? { expressionWarnings: warnings } : {},
               };
               return next;
             },
@@ -122,150 +147,284 @@ export function createValidatingAdmissionPolicy(env: PluginEnv): AdmissionPlugin
     );
   }
 
+  /** The binding's parameter object, null without paramKind or paramRef (as 1.27). */
   async function paramsFor(policy: Policy, binding: Binding): Promise<unknown> {
-    if (!policy.paramKind) return null;
+    if (!policy.paramKind || !binding.paramRef) return null;
+    const info = paramResource(policy);
+    if (!info) throw new ConfigurationError(policyConfigurationError(policy));
+    const ref = binding.paramRef;
+    // Upstream looks the name up cluster-wide when paramRef names no namespace.
+    const param = await env.objects.get(
+      { group: info.group, resource: info.resource },
+      ref.namespace === "" ? undefined : ref.namespace,
+      ref.name,
+    );
+    if (!param) throw new ConfigurationError(`failed to configure binding: ${ref.name} not found`);
+    return param;
+  }
+
+  function paramResource(policy: Policy) {
+    if (!policy.paramKind) return undefined;
     const { apiVersion, kind } = policy.paramKind;
     const slash = apiVersion.indexOf("/");
-    const info = env.resources.byKind(
+    return env.resources.byKind(
       slash < 0 ? "" : apiVersion.slice(0, slash),
       apiVersion.slice(slash + 1),
       kind,
     );
-    if (!info)
-      throw new ConfigurationError(
-        `failed to configure policy: failed to find resource referenced by paramKind: '${apiVersion}, Kind=${kind}'`,
-      );
-    if (!binding.paramRef)
-      throw new ConfigurationError(
-        "failed to configure binding: paramRef is required when the policy sets paramKind",
-      );
-    const ref = binding.paramRef;
-    const param = await env.objects.get(
-      { group: info.group, resource: info.resource },
-      info.namespaced ? ref.namespace : undefined,
-      ref.name,
-    );
-    if (!param)
-      throw new ConfigurationError(`failed to configure binding: no params found for policy binding`);
-    return param;
   }
 
-  /** The failures of one policy through one binding. */
+  function policyConfigurationError(policy: Policy): string {
+    const { apiVersion, kind } = policy.paramKind ?? { apiVersion: "", kind: "" };
+    const slash = apiVersion.indexOf("/");
+    const gv = slash < 0 ? `/${apiVersion}` : apiVersion;
+    return `failed to configure policy: failed to find resource referenced by paramKind: '${gv}, Kind=${kind}'`;
+  }
+
+  interface Outcome {
+    readonly ok: boolean;
+    readonly value?: unknown;
+    readonly message?: string;
+    readonly outOfBudget?: boolean;
+  }
+
+  /** Runs one program under the rest of a shared budget, each call capped at the per-call limit. */
+  async function runner(evaluator: AdmissionEvaluator, total: number) {
+    let budget = total;
+    return async (c: Compiled): Promise<Outcome> => {
+      if (!c.program) return { ok: false, message: `compilation error: ${c.error ?? "invalid expression"}` };
+      const limit = Math.min(PER_CALL_LIMIT, budget);
+      const result = await evaluator.evaluate(c.program, limit);
+      if (!result.ok && result.error.message === COST_LIMIT_EXCEEDED_MESSAGE && limit < PER_CALL_LIMIT)
+        return { ok: false, outOfBudget: true, message: OUT_OF_BUDGET };
+      budget -= result.cost;
+      if (result.ok) return { ok: true, value: result.value };
+      return {
+        ok: false,
+        message: `expression '${c.expression}' resulted in error: ${result.error.message}`,
+      };
+    };
+  }
+
+  /** What one policy through one binding says about a request. */
   async function evaluate(
     policy: Policy,
     binding: Binding,
     version: string,
     a: Attributes,
     session: AuthorizationSession,
+    annotations: Map<string, string[]>,
   ): Promise<Failure[]> {
-    const fail = (message: string, reason = "Invalid", expressionIndex?: number): Failure => ({
+    const fail = (
+      message: string,
+      reason: string,
+      expressionIndex: number,
+      actions = binding.validationActions,
+    ) => ({
       policy: policy.name,
       binding: binding.name,
       message,
       reason,
-      ...(expressionIndex !== undefined ? { expressionIndex } : {}),
-      actions: binding.validationActions,
+      expressionIndex,
+      actions,
     });
+    const failing = policy.failurePolicy === "Fail";
     let params: unknown;
+    let object: JsonObject | null;
+    let oldObject: JsonObject | null;
     try {
       params = await paramsFor(policy, binding);
+      try {
+        object = atVersion(a, a.object, version);
+        oldObject = atVersion(a, a.oldObject, version);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        throw new ConfigurationError(`failed to configure binding: failed to convert object version: ${why}`);
+      }
     } catch (err) {
       if (!(err instanceof ConfigurationError)) throw err;
-      return policy.failurePolicy === "Ignore" ? [] : [fail(err.message)];
+      return failing ? [fail(err.message, "Invalid", 0, ALWAYS_DENY)] : [];
     }
     const evaluator = new AdmissionEvaluator(
       a,
-      {
-        object: atVersion(a, a.object, version),
-        oldObject: atVersion(a, a.oldObject, version),
-        request: requestValue(a, version),
-        params,
-      },
+      { object, oldObject, request: requestValue(a), params },
       session,
     );
-    let budget = RUNTIME_CEL_COST_BUDGET;
-    const run = async (c: Compiled) => {
-      if (!c.program)
-        return { ok: false as const, message: `compilation error: ${c.error ?? "invalid expression"}` };
-      const result = await evaluator.evaluate(c.program, Math.min(PER_CALL_LIMIT, budget));
-      budget -= result.cost;
-      if (result.ok) return { ok: true as const, value: result.value };
-      const why = result.error.message;
-      return {
-        ok: false as const,
-        message:
-          why === COST_LIMIT_EXCEEDED_MESSAGE
-            ? why
-            : `expression '${c.expression}' resulted in error: ${why}`,
-      };
-    };
+
+    // matchConditions: any false skips the binding; errors (with none false) follow failurePolicy.
+    if (policy.matchConditions.length > 0) {
+      const run = await runner(evaluator, MATCH_CONDITIONS_COST_BUDGET);
+      const errors: string[] = [];
+      for (const c of policy.matchConditions) {
+        const outcome = await run(c);
+        if (outcome.outOfBudget) {
+          errors.splice(0, errors.length, OUT_OF_BUDGET);
+          break;
+        }
+        if (!outcome.ok) errors.push(outcome.message ?? "");
+        else if (outcome.value === false) return [];
+      }
+      if (errors.length > 0) {
+        if (!failing) return [];
+        return [fail(errors.length === 1 ? (errors[0] ?? "") : `[${errors.join(", ")}]`, "", 0)];
+      }
+    }
+
     const failures: Failure[] = [];
-    for (const [i, v] of policy.validations.entries()) {
+    const run = await runner(evaluator, RUNTIME_CEL_COST_BUDGET);
+    const outcomes: Outcome[] = [];
+    for (const v of policy.validations) {
       const outcome = await run(v.rule);
+      if (outcome.outOfBudget) return failing ? [fail(OUT_OF_BUDGET, "", 0)] : [];
+      outcomes.push(outcome);
+    }
+    // Every messageExpression runs after the validations, on what is left of their budget.
+    const messages: (Outcome | undefined)[] = [];
+    let messageBudgetError: string | undefined;
+    for (const v of policy.validations) {
+      if (!v.messageExpression) {
+        messages.push(undefined);
+        continue;
+      }
+      const outcome = await run(v.messageExpression);
+      if (outcome.outOfBudget) {
+        messageBudgetError = `failed messageExpression: ${OUT_OF_BUDGET}`;
+        break;
+      }
+      messages.push(outcome);
+    }
+    for (const [i, v] of policy.validations.entries()) {
+      const outcome = outcomes[i] ?? { ok: false, message: "" };
       if (!outcome.ok) {
-        if (policy.failurePolicy === "Fail") failures.push(fail(outcome.message, "Invalid", i));
+        if (failing) failures.push(fail(outcome.message ?? "", "", i));
+        continue;
+      }
+      if (messageBudgetError !== undefined) {
+        if (failing) failures.push(fail(messageBudgetError, "", i));
         continue;
       }
       if (outcome.value === true) continue;
-      let message = v.message;
-      if (v.messageExpression) {
-        const m = await run(v.messageExpression);
-        if (m.ok && typeof m.value === "string" && m.value.trim() !== "" && !m.value.includes("\n"))
-          message = m.value;
+      let message = "";
+      const m = messages[i];
+      if (m?.ok && typeof m.value === "string") {
+        message = m.value.trim();
+        if (
+          Buffer.byteLength(message) > MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES ||
+          message.includes("\n")
+        )
+          message = "";
       }
-      failures.push(fail(message || `failed expression: ${v.rule.expression}`, v.reason || "Invalid", i));
+      if (message === "") message = v.message.trim();
+      if (message === "") message = `failed expression: ${v.rule.expression.trim()}`;
+      failures.push(fail(message, v.reason || "Invalid", i));
     }
+
+    // Audit annotations run on a budget of their own; their errors deny whatever the actions say.
+    const runAnnotation = await runner(evaluator, RUNTIME_CEL_COST_BUDGET);
     for (const annotation of policy.auditAnnotations) {
-      const outcome = await run(annotation.value);
-      if (outcome.ok && typeof outcome.value === "string")
-        a.annotate(`${policy.name}/${annotation.key}`, outcome.value);
-      else if (!outcome.ok && policy.failurePolicy === "Fail") failures.push(fail(outcome.message));
+      const outcome = await runAnnotation(annotation.value);
+      if (outcome.outOfBudget) {
+        if (failing) failures.push(fail(OUT_OF_BUDGET, "", 0, ALWAYS_DENY));
+        break;
+      }
+      if (!outcome.ok) {
+        if (failing) failures.push(fail(outcome.message ?? "", "", 0, ALWAYS_DENY));
+        continue;
+      }
+      if (outcome.value === null) continue;
+      if (typeof outcome.value !== "string") {
+        failures.push(
+          fail(
+            `valueExpression '${annotation.value.expression}' resulted in unsupported return type: ${resultTypeName(outcome.value)}. Return type must be either string or null.`,
+            "",
+            0,
+            ALWAYS_DENY,
+          ),
+        );
+        continue;
+      }
+      const value = outcome.value.trim().slice(0, MAX_AUDIT_ANNOTATION_VALUE_LENGTH);
+      if (value === "") continue;
+      const values = annotations.get(annotation.key) ?? [];
+      if (!values.includes(value)) values.push(value);
+      annotations.set(annotation.key, values);
     }
     return failures;
   }
 
   async function validate(a: Attributes): Promise<void> {
     if (!policyInformer || !bindingInformer) return;
-    if (a.resource.group === group && EXEMPT.has(a.resource.resource)) return;
+    // Policies never judge policies and bindings (no lock-out); webhook configurations they may.
+    if (a.resource.group === group && POLICY_RESOURCES.has(a.resource.resource)) return;
     await Promise.all([policyInformer.synced, bindingInformer.synced]);
-    const bindings = bindingInformer
+    const byPolicy = new Map<string, Binding[]>();
+    for (const raw of bindingInformer.list()) {
+      const b = bindingOf(raw as JsonObject);
+      byPolicy.set(b.policyName, [...(byPolicy.get(b.policyName) ?? []), b]);
+    }
+    const policies = policyInformer
       .list()
-      .map((b) => bindingOf(b as JsonObject))
-      .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-    if (bindings.length === 0) return;
-    const session = new AuthorizationSession(env.authorizer);
+      .map((p) => policyOf(p as JsonObject))
+      .sort((x, y) => byName(x.name, y.name));
+    let session: AuthorizationSession | undefined;
     const failures: Failure[] = [];
-    for (const binding of bindings) {
-      const stored = policyInformer.get(undefined, binding.policyName);
-      if (!stored) continue;
-      const policy = policyOf(stored as JsonObject);
+    for (const policy of policies) {
       const version = await matches(policy.matchConstraints, a, env);
       if (version === undefined) continue;
-      if (binding.matchResources && (await matches(binding.matchResources, a, env)) === undefined) continue;
-      failures.push(...(await evaluate(policy, binding, version, a, session)));
+      // A paramKind naming no known kind fails the policy itself, bindings or not (as 1.27).
+      if (policy.paramKind && !paramResource(policy)) {
+        if (policy.failurePolicy === "Fail")
+          failures.push({
+            policy: policy.name,
+            message: policyConfigurationError(policy),
+            reason: "",
+            expressionIndex: 0,
+            actions: ALWAYS_DENY,
+          });
+        continue;
+      }
+      const annotations = new Map<string, string[]>();
+      for (const binding of (byPolicy.get(policy.name) ?? []).sort((x, y) => byName(x.name, y.name))) {
+        if (binding.matchResources && (await matches(binding.matchResources, a, env)) === undefined) continue;
+        session ??= new AuthorizationSession(env.authorizer);
+        failures.push(...(await evaluate(policy, binding, version, a, session, annotations)));
+      }
+      for (const [key, values] of annotations) a.annotate(`${policy.name}/${key}`, values.join(", "));
     }
-    const audited: JsonObject[] = [];
     let denied: Failure | undefined;
+    let audited = false;
     for (const f of failures) {
       if (f.actions.includes("Deny")) denied ??= f;
+      if (f.binding === undefined || f.actions === ALWAYS_DENY) continue;
       if (f.actions.includes("Warn"))
         a.warn(
           `Validation failed for ValidatingAdmissionPolicy '${f.policy}' with binding '${f.binding}': ${f.message}`,
         );
-      if (f.actions.includes("Audit"))
-        audited.push({
-          message: f.message,
-          policy: f.policy,
-          binding: f.binding,
-          ...(f.expressionIndex !== undefined ? { expressionIndex: f.expressionIndex } : {}),
-          validationActions: f.actions,
-        });
+      // Upstream adds one single-entry list per failure and keeps the first under the key.
+      if (f.actions.includes("Audit") && !audited) {
+        audited = true;
+        a.annotate(
+          auditKey,
+          JSON.stringify([
+            {
+              message: f.message,
+              policy: f.policy,
+              binding: f.binding,
+              expressionIndex: f.expressionIndex,
+              validationActions: f.actions,
+            },
+          ]),
+        );
+      }
     }
-    if (audited.length > 0) a.annotate(auditKey, JSON.stringify(audited));
     if (denied) {
-      const message = `ValidatingAdmissionPolicy '${denied.policy}' with binding '${denied.binding}' denied request: ${denied.message}`;
+      const message =
+        denied.binding === undefined
+          ? `ValidatingAdmissionPolicy '${denied.policy}' denied request: ${denied.message}`
+          : `ValidatingAdmissionPolicy '${denied.policy}' with binding '${denied.binding}' denied request: ${denied.message}`;
+      const reason = denied.reason || "Invalid";
       const base = forbidden(a, message);
-      throw new AdmissionError(CODES[denied.reason] ?? 422, denied.reason, base.message, {
+      throw new AdmissionError(CODES[reason] ?? 422, reason, base.message, {
         ...base.details,
         causes: [{ message }],
       });

@@ -32,6 +32,8 @@ export interface Policy {
   readonly failurePolicy: "Fail" | "Ignore";
   readonly paramKind?: { readonly apiVersion: string; readonly kind: string };
   readonly matchConstraints: MatchResources;
+  /** CEL preconditions, evaluated per binding (with its params): a false one skips the binding. */
+  readonly matchConditions: readonly Compiled[];
   readonly validations: readonly Validation[];
   readonly auditAnnotations: readonly { readonly key: string; readonly value: Compiled }[];
 }
@@ -49,8 +51,9 @@ const obj = (v: unknown): JsonObject =>
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown, fallback = ""): string => (typeof v === "string" ? v : fallback);
 
-function compiled(expression: string, resultType: "bool" | "string"): Compiled {
-  const result = compileAdmission(expression, resultType);
+/** Audit annotation values may be strings or null, so they are compiled with no result type. */
+function compiled(expression: string, resultType?: "bool" | "string", withAuthorizer = true): Compiled {
+  const result = compileAdmission(expression, resultType, withAuthorizer);
   return result.ok ? { expression, program: result.program } : { expression, error: result.error.message };
 }
 
@@ -78,19 +81,20 @@ export function policyOf(object: JsonObject): Policy {
     failurePolicy: spec.failurePolicy === "Ignore" ? "Ignore" : "Fail",
     ...(paramKind ? { paramKind: { apiVersion: str(paramKind.apiVersion), kind: str(paramKind.kind) } } : {}),
     matchConstraints: matchResources(spec.matchConstraints),
+    matchConditions: list(spec.matchConditions).map((raw) => compiled(str(obj(raw).expression), "bool")),
     validations: list(spec.validations).map((raw) => {
       const v = obj(raw);
       const messageExpression = str(v.messageExpression);
       return {
         rule: compiled(str(v.expression), "bool"),
         message: str(v.message),
-        ...(messageExpression ? { messageExpression: compiled(messageExpression, "string") } : {}),
+        ...(messageExpression ? { messageExpression: compiled(messageExpression, "string", false) } : {}),
         reason: str(v.reason),
       };
     }),
     auditAnnotations: list(spec.auditAnnotations).map((raw) => {
       const a = obj(raw);
-      return { key: str(a.key), value: compiled(str(a.valueExpression), "string") };
+      return { key: str(a.key), value: compiled(str(a.valueExpression)) };
     }),
   };
   policies.set(object, policy);

@@ -1,6 +1,7 @@
 // Type-checking a policy against the kinds it matches, as upstream's type-checking controller
 // does: each expression compiled with `object`/`oldObject` typed by the kind's schema (and
 // `params` by the parameter kind's), the problems written as warnings into the policy's status.
+// 1.27 checks the validations' expressions only (not messageExpressions).
 
 import { compile } from "../../cel/index.ts";
 import type { JsonObject, ResourceCatalog, ResourceInfo } from "../index.ts";
@@ -19,26 +20,38 @@ const obj = (v: unknown): JsonObject =>
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === "string");
 
-/** The kinds the policy names exactly; rules with wildcards are not type-checked. */
+/**
+ * The kinds the policy's rules name, sorted by group, version and kind: a rule with a wildcard group
+ * or version is skipped, wildcard and subresource names are; one rule's tenth kind ends the search.
+ */
 function matchedKinds(spec: JsonObject, resources: ResourceCatalog): ResourceInfo[] {
   const out: ResourceInfo[] = [];
-  for (const raw of list(obj(spec.matchConstraints).resourceRules)) {
+  const add = (info: ResourceInfo) => {
+    if (!out.some((o) => o.group === info.group && o.version === info.version && o.kind === info.kind))
+      out.push(info);
+  };
+  search: for (const raw of list(obj(spec.matchConstraints).resourceRules)) {
     const r = obj(raw);
-    const groups = strings(r.apiGroups);
-    const versions = strings(r.apiVersions);
-    const names = strings(r.resources);
-    if ([...groups, ...versions, ...names].some((x) => x.includes("*"))) continue;
+    const groups = strings(r.apiGroups).sort();
+    const versions = strings(r.apiVersions).sort();
+    const names = strings(r.resources)
+      .filter((n) => !n.includes("*") && !n.includes("/"))
+      .sort();
+    if ([...groups, ...versions].some((x) => x.includes("*"))) continue;
+    let count = 0;
     for (const g of groups)
       for (const v of versions)
         for (const n of names) {
-          if (n.includes("/")) continue;
           const info = resources.byResource(g, v, n);
-          if (info?.schema && !out.some((o) => o.group === g && o.version === v && o.kind === info.kind))
-            out.push(info);
-          if (out.length >= MAX_KINDS) return out;
+          if (!info) continue;
+          add(info);
+          if (++count === MAX_KINDS) break search;
         }
   }
-  return out;
+  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return out
+    .filter((k) => k.schema !== undefined)
+    .sort((x, y) => cmp(x.group, y.group) || cmp(x.version, y.version) || cmp(x.kind, y.kind));
 }
 
 function gvkString(info: ResourceInfo): string {
@@ -71,8 +84,6 @@ export function typeCheck(policy: JsonObject, resources: ResourceCatalog): Expre
   list(spec.validations).forEach((raw, i) => {
     const v = obj(raw);
     if (typeof v.expression === "string") check(v.expression, "bool", `spec.validations[${i}].expression`);
-    if (typeof v.messageExpression === "string" && v.messageExpression !== "")
-      check(v.messageExpression, "string", `spec.validations[${i}].messageExpression`);
   });
   return warnings;
 }
