@@ -36,7 +36,7 @@ after(async () => {
   if (gw) await rm(gw.dataDir, { recursive: true, force: true });
 });
 
-it("python3-kubernetes: list, create, read, patch, page, watch, 404, delete", {
+it("python3-kubernetes: list, create, read, patch, page, watch, 404, delete, an admission refusal", {
   skip: !available && "install python3-kubernetes (apt-get install python3-kubernetes)",
 }, async () => {
   const script = join(import.meta.dirname, "clients", "python-client.py");
@@ -49,6 +49,7 @@ it("python3-kubernetes: list, create, read, patch, page, watch, 404, delete", {
     "watch ok",
     "not found ok",
     "delete ok",
+    "admission ok",
   ]);
 });
 
@@ -97,6 +98,57 @@ it("@kubernetes/client-node: list, create, read, watch, 404, delete", async () =
       (e: unknown) => (e as { code?: number }).code === 404,
     );
     await core.deleteNamespacedConfigMap({ name: "node-cm", namespace: "default" });
+  } finally {
+    if (!gw) {
+      await standalone.stop();
+      await rm(standalone.dataDir, { recursive: true, force: true });
+    }
+  }
+});
+
+it("@kubernetes/client-node: admission mutates a Pod (service-account token volume) and refuses with a Status", async () => {
+  const k8s = await import("@kubernetes/client-node");
+  const standalone = gw ?? (await startGateway(["--storage-backend=memory"]));
+  try {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(standalone.kubeconfig);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    // The service-account controller makes `default` shortly after start.
+    for (let i = 0; i < 100; i++) {
+      const found = await core.readNamespacedServiceAccount({ name: "default", namespace: "default" }).then(
+        () => true,
+        () => false,
+      );
+      if (found) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const pod = await core.createNamespacedPod({
+      namespace: "default",
+      body: { metadata: { name: "node-pod" }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    });
+    assert.equal(pod.spec?.serviceAccountName, "default");
+    const volume = pod.spec?.volumes?.find((v) => v.name.startsWith("kube-api-access-"));
+    assert.ok(volume?.projected?.sources?.some((s) => s.serviceAccountToken?.path === "token"));
+    assert.ok(pod.spec?.containers[0]?.volumeMounts?.some((m) => m.name === volume?.name && m.readOnly));
+    await assert.rejects(
+      core.createNamespacedPod({
+        namespace: "default",
+        body: {
+          metadata: { name: "ghost-pod" },
+          spec: { serviceAccountName: "ghost", containers: [{ name: "c", image: "nginx" }] },
+        },
+      }),
+      (e: unknown) => {
+        const err = e as { code?: number; body?: string };
+        assert.equal(err.code, 403);
+        const status = JSON.parse(err.body ?? "{}") as { kind?: string; reason?: string; message?: string };
+        assert.equal(status.kind, "Status");
+        assert.equal(status.reason, "Forbidden");
+        assert.match(status.message ?? "", /serviceaccount "ghost" not found/);
+        return true;
+      },
+    );
+    await core.deleteNamespacedPod({ name: "node-pod", namespace: "default" });
   } finally {
     if (!gw) {
       await standalone.stop();

@@ -1,5 +1,6 @@
 # Drives the gateway with Debian's python3-kubernetes, as a user's script would: the kubeconfig
 # path comes as the first argument; prints one line per check and exits non-zero on failure.
+import json
 import sys
 
 from kubernetes import client, config, watch
@@ -45,3 +46,17 @@ print("not found ok")
 
 core.delete_namespaced_config_map("py-cm", "default")
 print("delete ok")
+
+# Admission: a pod naming an account that does not exist is refused with a Status.
+try:
+    core.create_namespaced_pod("default", {
+        "metadata": {"name": "py-ghost"},
+        "spec": {"serviceAccountName": "ghost", "containers": [{"name": "c", "image": "nginx"}]},
+    })
+    raise AssertionError("expected 403")
+except client.exceptions.ApiException as e:
+    assert e.status == 403, e.status
+    status = json.loads(e.body)
+    assert status["reason"] == "Forbidden", status
+    assert 'serviceaccount "ghost" not found' in status["message"], status["message"]
+print("admission ok")
