@@ -1,10 +1,44 @@
 // Mutating and validating webhook configurations: hook names, rules, side effects, timeouts,
 // where to call (a URL or a service) and the AdmissionReview versions a hook understands.
+
+import { compileAdmission } from "../../../plugins/admission/validatingpolicy/index.ts";
 import { type FieldError, field } from "../../registry/field-error.ts";
-import { isDNS1123Subdomain } from "../../validation/names.ts";
+import { isDNS1123Subdomain, isQualifiedName } from "../../validation/names.ts";
 import { isValidPortNum } from "./pod-spec.ts";
 import { validateLabelSelector } from "./selectors.ts";
-import { arr, isDNS1035Label, type Json, num, obj, objOrEmpty, str } from "./util.ts";
+import { arr, isDNS1035Label, type Json, num, obj, objOrEmpty, str, tooMany } from "./util.ts";
+
+/** Upstream's bound on a webhook's matchConditions. */
+const MAX_MATCH_CONDITIONS = 64;
+
+/** Names are unique qualified names; expressions compile in the admission CEL environment to bool. */
+function validateMatchConditions(errs: FieldError[], raw: unknown, path: string): void {
+  const conditions = arr(raw);
+  if (conditions.length > MAX_MATCH_CONDITIONS)
+    errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
+  const names = new Set<string>();
+  conditions.forEach((c, i) => {
+    const condition = objOrEmpty(c);
+    const at = `${path}[${i}]`;
+    const name = str(condition.name);
+    if (name === "") errs.push(field.required(`${at}.name`, ""));
+    else {
+      for (const msg of isQualifiedName(name)) errs.push(field.invalid(`${at}.name`, name, msg));
+      if (names.has(name)) errs.push(field.duplicate(`${at}.name`, name));
+      names.add(name);
+    }
+    const expression = str(condition.expression);
+    if (expression.trim() === "") errs.push(field.required(`${at}.expression`, ""));
+    else {
+      const compiled = compileAdmission(expression, "bool");
+      if (!compiled.ok) {
+        const message = compiled.error.message;
+        const detail = message.startsWith("compilation failed") ? message : `compilation failed: ${message}`;
+        errs.push(field.invalid(`${at}.expression`, expression, detail));
+      }
+    }
+  });
+}
 
 const REVIEW_VERSIONS = ["v1", "v1beta1"];
 const NO_SIDE_EFFECTS = ["None", "NoneOnDryRun"];
@@ -285,6 +319,8 @@ function validateWebhook(errs: FieldError[], hook: Json, rules: WebhookRules, pa
   if (hook.namespaceSelector != null)
     validateLabelSelector(errs, hook.namespaceSelector, `${path}.namespaceSelector`);
   if (hook.objectSelector != null) validateLabelSelector(errs, hook.objectSelector, `${path}.objectSelector`);
+  if (hook.matchConditions != null)
+    validateMatchConditions(errs, hook.matchConditions, `${path}.matchConditions`);
   if (hook.clientConfig === undefined) return;
   const config = objOrEmpty(hook.clientConfig);
   const hasURL = config.url != null;

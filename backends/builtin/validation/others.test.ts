@@ -427,6 +427,35 @@ describe("webhook configurations", () => {
       ],
     ],
     [
+      "matchConditions: names, duplicates and expressions",
+      (o) =>
+        (o.webhooks[0].matchConditions = [
+          { name: "ok", expression: "request.userInfo.username != 'system:admin'" },
+          { name: "ok", expression: "true" },
+          { name: "bad name!", expression: "true" },
+          { name: "broken", expression: "object.metadata.name ==" },
+          { name: "number", expression: "1 + 1" },
+        ]),
+      [
+        ["webhooks[0].matchConditions[1].name", "Duplicate", ""],
+        [
+          "webhooks[0].matchConditions[2].name",
+          "Invalid",
+          "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        ],
+        [
+          "webhooks[0].matchConditions[3].expression",
+          "Invalid",
+          "compilation failed: ERROR: <input>:1:24: Syntax error: Unexpected token: EOF\n | object.metadata.name ==\n | .......................^",
+        ],
+        [
+          "webhooks[0].matchConditions[4].expression",
+          "Invalid",
+          "compilation failed: cel expression must evaluate to a bool",
+        ],
+      ],
+    ],
+    [
       "url naming an in-cluster service",
       (o) => (o.webhooks[0].clientConfig = { url: "https://hook.webhooks.svc:8443/validate" }),
       [
