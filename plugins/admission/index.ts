@@ -23,3 +23,4 @@ export {
   internalError,
   invalid,
 } from "./errors.ts";
+export { objectAtVersion } from "./object-version.ts";

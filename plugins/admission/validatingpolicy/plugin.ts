@@ -13,6 +13,7 @@ import {
   type Attributes,
   forbidden,
   type JsonObject,
+  objectAtVersion,
   type PluginEnv,
 } from "../index.ts";
 import { matchingVersion, namespaceSelectorMatches, objectSelectorMatches } from "../matching.ts";
@@ -72,13 +73,6 @@ async function matches(m: MatchResources, a: Attributes, env: PluginEnv): Promis
     return undefined;
   if (m.resourceRules.length === 0) return a.resource.version;
   return matchingVersion(m.resourceRules, m.matchPolicy, a);
-}
-
-function atVersion(a: Attributes, object: JsonObject | undefined, version: string): JsonObject | null {
-  if (!object) return null;
-  if (version === a.storageVersion || object.kind !== a.kind.kind || a.kind.group !== a.resource.group)
-    return object;
-  return a.convert(object, version);
 }
 
 class ConfigurationError extends Error {}
@@ -235,8 +229,8 @@ export function createValidatingAdmissionPolicy(env: PluginEnv): AdmissionPlugin
     try {
       params = await paramsFor(policy, binding);
       try {
-        object = atVersion(a, a.object, version);
-        oldObject = atVersion(a, a.oldObject, version);
+        object = objectAtVersion(a, a.object, version);
+        oldObject = objectAtVersion(a, a.oldObject, version);
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
         throw new ConfigurationError(`failed to configure binding: failed to convert object version: ${why}`);

@@ -5,7 +5,7 @@
 
 import type { Authorizer } from "../../authorization/index.ts";
 import { PER_CALL_LIMIT, type Program } from "../../cel/index.ts";
-import type { Attributes } from "../index.ts";
+import { type Attributes, objectAtVersion } from "../index.ts";
 import {
   AdmissionEvaluator,
   AuthorizationSession,
@@ -13,7 +13,6 @@ import {
   requestValue,
 } from "../validatingpolicy/index.ts";
 import type { MatchCondition } from "./hooks.ts";
-import { atVersion } from "./review.ts";
 
 export type ConditionOutcome = { readonly matched: boolean } | { readonly error: string };
 
@@ -40,8 +39,8 @@ export async function evaluateConditions(
   const evaluator = new AdmissionEvaluator(
     a,
     {
-      object: atVersion(a, a.object, version),
-      oldObject: atVersion(a, a.oldObject, version),
+      object: objectAtVersion(a, a.object, version),
+      oldObject: objectAtVersion(a, a.oldObject, version),
       request: requestValue(a, version),
       params: null,
     },

@@ -2,11 +2,10 @@
 // answer's JSON patch applied atomically to the object at the webhook's version; webhooks with
 // reinvocationPolicy IfNeeded are called once more when a later one changed the object.
 import { applyJsonPatch } from "../../../gateway/patch/index.ts";
-import type { Attributes, JsonObject } from "../index.ts";
+import { type Attributes, type JsonObject, objectAtVersion } from "../index.ts";
 import type { Webhook } from "./hooks.ts";
 import { type InvokeContext, invoke, settleFailure } from "./invoke.ts";
 import type { Invocation } from "./matching.ts";
-import { atVersion } from "./review.ts";
 
 export interface MutatingDispatch extends InvokeContext {
   /** The invocation for a webhook, or undefined when it does not apply to the request. */
@@ -43,7 +42,7 @@ function applyPatch(invocation: Invocation, a: Attributes, patch: unknown): bool
     throw new Error(
       `admission webhook "${invocation.hook.name}" attempted to modify the object, which is not supported for this operation`,
     );
-  const seen = atVersion(a, object, invocation.version) as JsonObject;
+  const seen = objectAtVersion(a, object, invocation.version) as JsonObject;
   let patched: unknown;
   try {
     patched = applyJsonPatch(seen, patch);
@@ -52,7 +51,7 @@ function applyPatch(invocation: Invocation, a: Attributes, patch: unknown): bool
   }
   if (typeof patched !== "object" || patched === null || Array.isArray(patched))
     throw new Error("the webhook's patch does not leave an object");
-  const back = atVersion(a, patched as JsonObject, a.storageVersion) as JsonObject;
+  const back = objectAtVersion(a, patched as JsonObject, a.storageVersion) as JsonObject;
   if (sameJson(back, object)) return false;
   replaceObject(object, back);
   return true;

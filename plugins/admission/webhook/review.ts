@@ -1,7 +1,7 @@
 // AdmissionReview, the body of a webhook call: the request as upstream writes it, and the checks
 // an answer must pass before anything in it is used.
 import { randomUUID } from "node:crypto";
-import type { Attributes, JsonObject } from "../index.ts";
+import { type Attributes, type JsonObject, objectAtVersion } from "../index.ts";
 import type { Invocation } from "./matching.ts";
 
 /** AdmissionReview versions this server speaks, in preference order. */
@@ -28,16 +28,6 @@ export class InvalidResponseError extends Error {}
 /** The first version of the webhook's list this server supports; undefined when none is. */
 export function reviewVersion(accepted: readonly string[]): string | undefined {
   return accepted.find((v) => (REVIEW_VERSIONS as readonly string[]).includes(v));
-}
-
-/** The object at the version the webhook is called at (subresource bodies of other kinds as they are). */
-export function atVersion(a: Attributes, object: JsonObject | undefined, version: string): JsonObject | null {
-  if (!object) return null;
-  const apiVersion = typeof object.apiVersion === "string" ? object.apiVersion : "";
-  const ownVersion = apiVersion.slice(apiVersion.indexOf("/") + 1);
-  if (ownVersion === version || object.kind !== a.kind.kind || a.kind.group !== a.resource.group)
-    return structuredClone(object);
-  return a.convert(object, version);
 }
 
 function userInfo(a: Attributes): JsonObject {
@@ -71,8 +61,8 @@ export function buildReview(
     ...(a.namespace ? { namespace: a.namespace } : {}),
     operation: a.operation,
     userInfo: userInfo(a),
-    object: atVersion(a, a.object, version),
-    oldObject: atVersion(a, a.oldObject, version),
+    object: objectAtVersion(a, a.object, version),
+    oldObject: objectAtVersion(a, a.oldObject, version),
     dryRun: a.dryRun,
     options: a.options ?? null,
   };
