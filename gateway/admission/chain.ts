@@ -9,6 +9,7 @@ import {
   type PluginEnv,
   type PluginRegistration,
   type Reinvocation,
+  sharedMetric,
 } from "../../plugins/admission/index.ts";
 import { AdmissionPluginError } from "./plugins.ts";
 
@@ -37,15 +38,18 @@ const SECOND_PASS: Reinvocation = { reinvoking: true, request: () => {} };
 
 function stepMetric(registry: Registry): Histogram<"type" | "operation" | "rejected"> {
   const name = "apiserver_admission_step_admission_duration_seconds";
-  const existing = registry.getSingleMetric(name);
-  if (existing) return existing as Histogram<"type" | "operation" | "rejected">;
-  return new Histogram({
+  return sharedMetric(
+    registry,
     name,
-    help: "Admission sub-step latency in seconds, by phase (admit or validate), operation and whether it was rejected.",
-    labelNames: ["type", "operation", "rejected"] as const,
-    buckets: [0.005, 0.025, 0.1, 0.5, 1.0, 2.5],
-    registers: [registry],
-  });
+    () =>
+      new Histogram({
+        name,
+        help: "Admission sub-step latency in seconds, by phase (admit or validate), operation and whether it was rejected.",
+        labelNames: ["type", "operation", "rejected"] as const,
+        buckets: [0.005, 0.025, 0.1, 0.5, 1.0, 2.5],
+        registers: [registry],
+      }),
+  );
 }
 
 export async function buildAdmissionChain(options: ChainOptions): Promise<AdmissionChain> {

@@ -24,3 +24,4 @@ export {
   invalid,
 } from "./errors.ts";
 export { objectAtVersion } from "./object-version.ts";
+export { sharedMetric } from "./shared-metric.ts";

@@ -2,7 +2,7 @@
 // refused with 429, per server, namespace, user, or event source and involved object.
 import { Counter } from "prom-client";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../index.ts";
-import { AdmissionError } from "../index.ts";
+import { AdmissionError, sharedMetric } from "../index.ts";
 import { type Buckets, LocalBuckets } from "./buckets.ts";
 import { type LimitType, parseConfiguration } from "./config.ts";
 import { connected, RedisBuckets, type RedisLink, redisClient } from "./redis-buckets.ts";
@@ -48,13 +48,16 @@ function keyOf(type: LimitType, a: Attributes): string {
 
 function fallbackCounter(env: PluginEnv): Counter {
   const name = "eventratelimit_redis_fallback_total";
-  const existing = env.metrics.getSingleMetric(name);
-  if (existing instanceof Counter) return existing;
-  return new Counter({
+  return sharedMetric(
+    env.metrics,
     name,
-    help: "EventRateLimit decisions taken with this replica's own buckets because Redis did not answer.",
-    registers: [env.metrics],
-  });
+    () =>
+      new Counter({
+        name,
+        help: "EventRateLimit decisions taken with this replica's own buckets because Redis did not answer.",
+        registers: [env.metrics],
+      }),
+  );
 }
 
 /** The shared Redis connection with outage bookkeeping: one log line per switch, a count per decision. */

@@ -1,6 +1,7 @@
 // Upstream's pod security metrics: evaluations, exemptions and errors, labelled as upstream.
 import { Counter, type Registry } from "prom-client";
 import type { Attributes } from "../contract.ts";
+import { sharedMetric } from "../shared-metric.ts";
 import { type LevelVersion, versionString } from "./levels.ts";
 
 /** The server's own minor version: policy versions beyond it are counted as `future`. */
@@ -23,10 +24,7 @@ function counter<T extends string>(
   help: string,
   labelNames: readonly T[],
 ): Counter<T> {
-  // A second plugin instance over the same registry shares the counters.
-  const existing = registry.getSingleMetric(name);
-  if (existing instanceof Counter) return existing as Counter<T>;
-  return new Counter({ name, help, labelNames, registers: [registry] });
+  return sharedMetric(registry, name, () => new Counter({ name, help, labelNames, registers: [registry] }));
 }
 
 function resourceLabel(a: Attributes): string {

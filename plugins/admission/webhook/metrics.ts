@@ -1,6 +1,7 @@
 // Upstream's webhook metrics: call latency, calls by answer code, rejections by cause, and calls
 // that failed open.
 import { Counter, Histogram, type Registry } from "prom-client";
+import { sharedMetric } from "../index.ts";
 
 export type WebhookType = "admit" | "validating";
 export type RejectionCause = "calling_webhook_error" | "no_error" | "apiserver_internal_error";
@@ -24,12 +25,8 @@ export interface WebhookMetrics {
   observeFailOpen(name: string, type: WebhookType): void;
 }
 
-function existing<T>(registry: Registry, name: string, make: () => T): T {
-  return (registry.getSingleMetric(name) as T | undefined) ?? make();
-}
-
 export function webhookMetrics(registry: Registry): WebhookMetrics {
-  const latency = existing(
+  const latency = sharedMetric(
     registry,
     "apiserver_admission_webhook_admission_duration_seconds",
     () =>
@@ -41,7 +38,7 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
         registers: [registry],
       }),
   );
-  const requests = existing(
+  const requests = sharedMetric(
     registry,
     "apiserver_admission_webhook_request_total",
     () =>
@@ -52,7 +49,7 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
         registers: [registry],
       }),
   );
-  const rejections = existing(
+  const rejections = sharedMetric(
     registry,
     "apiserver_admission_webhook_rejection_count",
     () =>
@@ -63,7 +60,7 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
         registers: [registry],
       }),
   );
-  const failOpen = existing(
+  const failOpen = sharedMetric(
     registry,
     "apiserver_admission_webhook_fail_open_count",
     () =>
