@@ -94,6 +94,9 @@ export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {
       sendError(reply, apiError);
     }
     if (!ctx.done && !reply.sent) sendError(reply, errors.pageNotFound());
+    // A body still streaming (a large list) has not ended yet: returning the reply tells fastify
+    // the response is under way rather than missing.
+    return reply;
   };
   for (const path of ["/api", "/api/*", "/apis", "/apis/*"]) {
     app.all(path, handle);

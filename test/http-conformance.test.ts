@@ -123,6 +123,53 @@ describe("REST verbs over HTTPS", () => {
     assert.equal((await api.call("POST", CM, { body: cm("one") })).status, 201, "the name is reusable");
   });
 
+  it("sends a large list in pieces that make one valid body, paged or not", async () => {
+    const ns = "big-list";
+    assert.equal(
+      (await api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status,
+      201,
+    );
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    const filler = (i: number) => `${"ü✓".repeat(200)}${"x".repeat(3000)}${i}`;
+    for (let i = 0; i < 40; i++) {
+      const res = await api.call("POST", path, {
+        body: cm(`big-${String(i).padStart(2, "0")}`, { v: filler(i) }),
+      });
+      assert.equal(res.status, 201);
+    }
+    const all = await api.call("GET", path);
+    assert.equal(all.status, 200);
+    assert.equal(all.headers["transfer-encoding"], "chunked", "over 64 KiB, so written in pieces");
+    assert.match(String(all.headers["content-type"]), /^application\/json/);
+    assert.equal(all.body.kind, "ConfigMapList");
+    assert.ok(all.body.metadata.resourceVersion);
+    type Item = { metadata: { name: string }; data: { v: string } };
+    // The namespace also holds the published root CA bundle.
+    const total = all.body.items.length;
+    const big = all.body.items.filter((o: Item) => o.metadata.name.startsWith("big-"));
+    assert.equal(big.length, 40);
+    assert.deepEqual(
+      big.map((o: Item) => o.data.v),
+      Array.from({ length: 40 }, (_, i) => filler(i)),
+    );
+    const page = await api.call("GET", `${path}?limit=30`);
+    assert.equal(page.headers["transfer-encoding"], "chunked");
+    assert.equal(page.body.items.length, 30);
+    assert.equal(page.body.metadata.remainingItemCount, total - 30);
+    const rest = await api.call(
+      "GET",
+      `${path}?limit=30&continue=${encodeURIComponent(page.body.metadata.continue)}`,
+    );
+    assert.equal(rest.body.items.length, total - 30);
+    assert.equal(rest.body.metadata.continue, undefined);
+    const small = await api.call("GET", `${path}?limit=2`);
+    assert.equal(small.headers["transfer-encoding"], undefined, "a small page is one body");
+    assert.equal(small.body.items.length, 2);
+    const pretty = await api.call("GET", `${path}?pretty=true`);
+    assert.equal(pretty.body.items.length, total);
+    assert.match(pretty.text, /^{\n {2}"kind": "ConfigMapList"/);
+  });
+
   it("lists page by page with a consistent snapshot, selectors and remainingItemCount", async () => {
     for (let i = 0; i < 7; i++) {
       await api.call("POST", "/api/v1/namespaces/default/configmaps", {

@@ -1,6 +1,7 @@
 // Reading request bodies and writing responses for the resource handlers: negotiation (JSON,
 // YAML, Table, PartialObjectMetadata), fieldValidation, patches, lists built from the cache's
 // pre-encoded objects, and watch frames.
+import type { Readable } from "node:stream";
 import type { CacheListResult, WatchDelivery } from "../../backends/cacher/index.ts";
 import type { Naming } from "../../backends/naming/index.ts";
 import { type JsonObject, pruneUnknownFields } from "../../backends/registry/index.ts";
@@ -32,6 +33,7 @@ import {
 import { errors, type Status } from "../request/api-error.ts";
 import { warningHeader } from "../request/warning.ts";
 import { knownFieldsOf, type Resource } from "../routing/resources.ts";
+import { CHUNK_CHARS, listBodyLength, listBodyStream } from "./list-body.ts";
 
 export type { OutputChoice };
 
@@ -86,7 +88,7 @@ export class Codec {
     });
   }
 
-  #send(ctx: RequestContext, code: number, body: string, contentType: string): void {
+  #send(ctx: RequestContext, code: number, body: string | Readable, contentType: string): void {
     ctx.done = true;
     const reply = ctx.reply.code(code).header("content-type", contentType);
     if (ctx.warnings.length > 0) reply.header("warning", warningHeader(ctx.warnings));
@@ -153,9 +155,14 @@ export class Codec {
     this.#send(ctx, code, JSON.stringify(status), JSON_TYPE);
   }
 
-  #listJson(served: Resource, version: string, meta: Record<string, unknown>, items: string[]): string {
+  /** A list body up to its items array: `{"kind":...,"metadata":...,"items":[`. */
+  #listHead(served: Resource, version: string, meta: Record<string, unknown>): string {
     const apiVersion = served.schema.group ? `${served.schema.group}/${version}` : version;
-    return `{"kind":${JSON.stringify(served.schema.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[${items.join(",")}]}`;
+    return `{"kind":${JSON.stringify(served.schema.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`;
+  }
+
+  #listJson(served: Resource, version: string, meta: Record<string, unknown>, items: string[]): string {
+    return `${this.#listHead(served, version, meta)}${items.join(",")}]}`;
   }
 
   sendList(
@@ -168,18 +175,17 @@ export class Codec {
     const meta: Record<string, unknown> = { resourceVersion: String(result.revision) };
     if (result.continue) meta.continue = result.continue;
     if (result.remainingItemCount !== undefined) meta.remainingItemCount = result.remainingItemCount;
-    this.#sendJson(
-      ctx,
-      200,
-      this.#listJson(
-        served,
-        version,
-        meta,
-        result.items.map((i) => this.#atVersion(ctx.info?.apiVersion, i.json, served, choice)),
-      ),
-      choice,
-      served,
-    );
+    const items = result.items.map((i) => this.#atVersion(ctx.info?.apiVersion, i.json, served, choice));
+    if (choice.kind === "json" && !choice.pretty) {
+      // Plain JSON goes out as the cached strings: one body string when small, else in pieces.
+      const head = this.#listHead(served, version, meta);
+      const tail = "]}\n";
+      if (listBodyLength(head, items, tail) > CHUNK_CHARS) {
+        this.#send(ctx, 200, listBodyStream(head, items, tail), choice.contentType);
+        return;
+      }
+    }
+    this.#sendJson(ctx, 200, this.#listJson(served, version, meta, items), choice, served);
   }
 
   sendObjects(

@@ -25,6 +25,7 @@ import {
   podJson,
   procMemory,
   resetPeakRss,
+  writeListPieces,
 } from "./fixtures.ts";
 
 export interface CacheWorkerConfig {
@@ -69,10 +70,10 @@ export interface CacheWorkerResult {
     readonly limit: number;
     readonly mid: number;
     readonly big: number;
-    /** Page time (list + response body), ms. */
+    /** Page time (list + response body in the server's pieces, copied out), ms. */
     readonly pageMid: Distribution;
     readonly pageBig: Distribution;
-    /** Baseline: body built from `limit` pre-serialized strings, ms. */
+    /** Baseline: one body string joined from `limit` pre-serialized strings, as bytes, ms. */
     readonly pageBase: Distribution;
     /** Per round: p50 page time at big / at mid. */
     readonly ratioRounds: number[];
@@ -132,11 +133,11 @@ async function page(
 ): Promise<[number, string | undefined]> {
   const start = now();
   const res = await cacher.list({ keyPrefix: POD_PREFIX, limit, continue: token });
-  sink += listBody(
+  sink += writeListPieces(
     res.items.map((i) => i.json),
     String(res.revision),
     res.continue,
-  ).length;
+  );
   return [now() - start, res.continue];
 }
 

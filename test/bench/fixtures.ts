@@ -4,6 +4,7 @@
 // (percentiles, /proc/self/status) that the benchmark and its worker processes share.
 
 import { readFileSync, writeFileSync } from "node:fs";
+import { listBodyChunks } from "../../gateway/handlers/list-body.ts";
 
 /** The resource prefix the benchmarks store Pods under. */
 export const POD_PREFIX = "/core/pods/";
@@ -183,22 +184,45 @@ export function podIdentity(
   return { namespace, name, key: podKey(namespace, name, prefix) };
 }
 
+function listHead(resourceVersion: string, continueToken: string | undefined): string {
+  const meta =
+    continueToken === undefined
+      ? `{"resourceVersion":"${resourceVersion}"}`
+      : `{"resourceVersion":"${resourceVersion}","continue":"${continueToken}"}`;
+  return `{"kind":"PodList","apiVersion":"v1","metadata":${meta},"items":[`;
+}
+
 /**
- * A list response body built from pre-serialized items, flattened to bytes as a server would
- * write it. Shared by the paged-LIST subject and its baseline so both pay the same for it.
+ * The baseline page: a list response body joined from pre-serialized items into one string and
+ * flattened to bytes in one go.
  */
 export function listBody(
   itemsJson: readonly string[],
   resourceVersion: string,
   continueToken?: string,
 ): Buffer {
-  const meta =
-    continueToken === undefined
-      ? `{"resourceVersion":"${resourceVersion}"}`
-      : `{"resourceVersion":"${resourceVersion}","continue":"${continueToken}"}`;
-  return Buffer.from(
-    `{"kind":"PodList","apiVersion":"v1","metadata":${meta},"items":[${itemsJson.join(",")}]}`,
-  );
+  return Buffer.from(`${listHead(resourceVersion, continueToken)}${itemsJson.join(",")}]}\n`);
+}
+
+/** Stands in for the socket: each piece is copied into native memory that is reused at once. */
+let socketScratch = Buffer.allocUnsafe(256 * 1024);
+
+/**
+ * The same body as the server writes it (gateway/handlers/list-body.ts): pieces of about 64K
+ * characters, each copied to the "socket" as it is made. Returns the bytes written.
+ */
+export function writeListPieces(
+  itemsJson: readonly string[],
+  resourceVersion: string,
+  continueToken?: string,
+): number {
+  let bytes = 0;
+  for (const piece of listBodyChunks(listHead(resourceVersion, continueToken), itemsJson, "]}\n")) {
+    const size = Buffer.byteLength(piece);
+    if (size > socketScratch.length) socketScratch = Buffer.allocUnsafe(size);
+    bytes += socketScratch.write(piece);
+  }
+  return bytes;
 }
 
 if (import.meta.main) {
