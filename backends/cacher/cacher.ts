@@ -96,7 +96,8 @@ export class Cacher {
   readonly #onError: (err: unknown, context: string) => void;
 
   #items = new Map<string, CachedItem>();
-  readonly #keys = new SortedKeys();
+  /** The same items in key order, for ranges. */
+  readonly #sorted = new SortedKeys<CachedItem>();
   #history = new History(0);
   #revision: Revision = 0;
   #primed = false;
@@ -195,17 +196,17 @@ export class Cacher {
   async #relist(): Promise<void> {
     const { items, revision } = await this.#storage.list(this.prefix);
     const map = new Map<string, CachedItem>();
-    const keys: string[] = [];
+    const sorted: CachedItem[] = [];
     for (const kv of items) {
       const item = this.#decodeSafely(kv.key, kv.value, kv.modRevision);
       if (!item) continue;
       map.set(kv.key, item);
-      keys.push(kv.key);
+      sorted.push(item);
     }
     // Watchers saw a state that the new list may not continue; they must relist too.
     if (this.#primed) for (const w of this.#watchers) w.close("reset");
     this.#items = map;
-    this.#keys.reset(keys);
+    this.#sorted.reset(sorted);
     this.#history = new History(revision);
     this.#revision = revision;
     this.#primed = true;
@@ -262,7 +263,7 @@ export class Cacher {
       const prev = this.#items.get(key) ?? this.#decodePrev(event.prev);
       if (item) {
         this.#items.set(key, item);
-        if (!prev) this.#keys.insert(key);
+        if (!this.#sorted.replace(item)) this.#sorted.insert(item);
         // frames and delivery are filled by the watchers; declared here to keep one object shape.
         entry = {
           revision: modRevision,
@@ -277,7 +278,7 @@ export class Cacher {
       } else if (prev) {
         // An unreadable new value hides the object rather than serving a stale one.
         this.#items.delete(key);
-        this.#keys.remove(key);
+        this.#sorted.remove(key);
       }
       this.#revision = modRevision;
     } else {
@@ -285,7 +286,7 @@ export class Cacher {
       if (revision <= this.#revision) return;
       const prev = this.#items.get(key) ?? this.#decodePrev(event.prev);
       this.#items.delete(key);
-      this.#keys.remove(key);
+      this.#sorted.remove(key);
       const gone = this.#decodeSafely(key, event.prev.value, revision);
       if (prev && gone) {
         entry = {
@@ -439,16 +440,16 @@ export class Cacher {
 
   /** Items at the snapshot with keys in (after, end), in key order. */
   *#scan(snapshot: Snapshot, from: string, inclusive: boolean, end: string): Generator<CachedItem> {
-    const keys = this.#keys;
-    let i = inclusive ? keys.lowerBound(from) : keys.upperBound(from);
+    const sorted = this.#sorted;
+    let i = inclusive ? sorted.lowerBound(from) : sorted.upperBound(from);
     const gone = snapshot.gone;
     let g = 0;
     while (g < gone.length && (gone[g] as string) < from) g++;
     if (!inclusive && gone[g] === from) g++;
     const overlay = snapshot.overlay;
     for (;;) {
-      const current = i < keys.size ? (keys.at(i) as string) : undefined;
-      const live = current !== undefined && current < end ? current : undefined;
+      const current = i < sorted.size ? (sorted.at(i) as CachedItem) : undefined;
+      const live = current !== undefined && current.key < end ? current.key : undefined;
       const past = g < gone.length ? (gone[g] as string) : undefined;
       if (live === undefined && past === undefined) return;
       if (past !== undefined && (live === undefined || past < live)) {
@@ -463,14 +464,14 @@ export class Cacher {
         const item = overlay.get(key);
         if (item) yield item;
       } else {
-        yield this.#items.get(key) as CachedItem;
+        yield current as CachedItem;
       }
     }
   }
 
   /** How many items of the snapshot have keys in (after, end). */
   #countAfter(snapshot: Snapshot, after: string, end: string): number {
-    let count = this.#keys.lowerBound(end) - this.#keys.upperBound(after);
+    let count = this.#sorted.lowerBound(end) - this.#sorted.upperBound(after);
     if (snapshot.overlay) {
       for (const [key, value] of snapshot.overlay) {
         if (key <= after || key >= end) continue;
@@ -573,13 +574,13 @@ export class Cacher {
   }
 
   #collect(keyPrefix: string): CachedItem[] {
-    const keys = this.#keys;
+    const sorted = this.#sorted;
     const end = prefixEnd(keyPrefix);
     const out: CachedItem[] = [];
-    for (let i = keys.lowerBound(keyPrefix); i < keys.size; i++) {
-      const key = keys.at(i) as string;
-      if (key >= end) break;
-      out.push(this.#items.get(key) as CachedItem);
+    for (let i = sorted.lowerBound(keyPrefix); i < sorted.size; i++) {
+      const item = sorted.at(i) as CachedItem;
+      if (item.key >= end) break;
+      out.push(item);
     }
     return out;
   }

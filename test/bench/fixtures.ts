@@ -218,8 +218,8 @@ export function writeListPieces(
 ): number {
   let bytes = 0;
   for (const piece of listBodyChunks(listHead(resourceVersion, continueToken), itemsJson, "]}\n")) {
-    const size = Buffer.byteLength(piece);
-    if (size > socketScratch.length) socketScratch = Buffer.allocUnsafe(size);
+    // As a socket's string write does: room for the worst case, then one encoding pass.
+    if (piece.length * 3 > socketScratch.length) socketScratch = Buffer.allocUnsafe(piece.length * 3);
     bytes += socketScratch.write(piece);
   }
   return bytes;
