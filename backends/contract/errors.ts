@@ -2,7 +2,13 @@
 // here carries an HTTP code.
 import type { Revision, StoredValue } from "./storage.ts";
 
-export type StorageErrorCode = "NotFound" | "AlreadyExists" | "Conflict" | "TooOld" | "Unavailable";
+export type StorageErrorCode =
+  | "NotFound"
+  | "AlreadyExists"
+  | "Conflict"
+  | "TooOld"
+  | "TooLarge"
+  | "Unavailable";
 
 export class StorageError extends Error {
   readonly code: StorageErrorCode;
@@ -53,6 +59,13 @@ export class TooOldError extends StorageError {
     super("TooOld", `revision ${requested} has been compacted; the oldest available is ${oldest}`);
     this.requested = requested;
     this.oldest = oldest;
+  }
+}
+
+/** The backend refused the value as larger than it stores (etcd's request size limit, say). */
+export class TooLargeError extends StorageError {
+  constructor(message: string, key?: string, options?: ErrorOptions) {
+    super("TooLarge", message, key, options);
   }
 }
 

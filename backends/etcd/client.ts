@@ -14,7 +14,7 @@ import {
   type ServiceError,
   status,
 } from "@grpc/grpc-js";
-import { UnavailableError } from "../contract/index.ts";
+import { TooLargeError, UnavailableError } from "../contract/index.ts";
 import {
   type Codec,
   type CompactionRequest,
@@ -89,9 +89,29 @@ export function isFutureRevision(err: unknown): boolean {
   return err instanceof EtcdRequestError && err.message.includes(ERR_FUTURE_REV);
 }
 
-/** Maps a gRPC failure to the contract's Unavailable, or to EtcdRequestError for etcd's own refusals. */
+/**
+ * etcd's refusal of a request over its `--max-request-bytes` (InvalidArgument), or gRPC's of a
+ * message over the server's receive limit (ResourceExhausted; the same code also means "database
+ * space exceeded", hence the message check).
+ */
+function isTooLarge(err: ServiceError): boolean {
+  const text = err.details || err.message;
+  return (
+    (err.code === status.INVALID_ARGUMENT && text.includes("request is too large")) ||
+    (err.code === status.RESOURCE_EXHAUSTED && text.includes("larger than max"))
+  );
+}
+
+/**
+ * Maps a gRPC failure to the contract's Unavailable or TooLarge, or to EtcdRequestError for
+ * etcd's other refusals.
+ */
 export function translateError(err: unknown, what: string): Error {
   if (!isServiceError(err)) return err instanceof Error ? err : new Error(String(err));
+  if (isTooLarge(err)) {
+    const reason = err.details || err.message;
+    return new TooLargeError(`the object is larger than etcd accepts (${reason})`, undefined, { cause: err });
+  }
   if (TRANSPORT_CODES.has(err.code)) {
     return new UnavailableError(`etcd ${what}: ${err.details || err.message}`, { cause: err });
   }

@@ -309,6 +309,35 @@ describe("etcd storage", { skip: etcdSkipReason() }, () => {
   });
 });
 
+describe("etcd storage with a small request limit", { skip: etcdSkipReason() }, () => {
+  let etcd: EtcdServer;
+  let s: Storage;
+
+  before(async () => {
+    // 64 KiB instead of the default 1.5 MiB; gRPC's own receive limit is 512 KiB above it.
+    etcd = await startEtcd({ args: ["--max-request-bytes=65536"] });
+    s = await createEtcdStorage({ endpoints: [etcd.endpoint] });
+  });
+  after(async () => {
+    await s?.close();
+    await etcd?.stop();
+  });
+
+  it("refuses values over etcd's limit with TooLarge, and keeps working", async () => {
+    const p = prefix();
+    const isTooLarge = (err: unknown) => isStorageError(err, "TooLarge");
+    // Over --max-request-bytes: etcd's own refusal.
+    await assert.rejects(s.create(`${p}big`, "x".repeat(100_000)), isTooLarge);
+    // Over gRPC's receive limit as well: refused before etcd sees it.
+    await assert.rejects(s.create(`${p}huge`, "x".repeat(1_000_000)), isTooLarge);
+    const small = await s.create(`${p}big`, "small");
+    await assert.rejects(s.update(`${p}big`, "x".repeat(100_000), small.modRevision), isTooLarge);
+    assert.deepEqual(await s.get(`${p}big`), small, "nothing of a refused write is stored");
+    const next = await s.update(`${p}big`, "still fine", small.modRevision);
+    assert.equal(next.value, "still fine");
+  });
+});
+
 // No etcd needed: these talk to ports where etcd is not.
 describe("etcd storage without a server", () => {
   it("fails every call with Unavailable when nothing listens", { timeout: 20_000 }, async () => {

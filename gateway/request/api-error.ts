@@ -274,6 +274,9 @@ export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiE
         return errors.staleConflict(r, n);
       case "TooOld":
         return errors.expired(err.message);
+      case "TooLarge":
+        // A client can fix this by sending less; not a server failure.
+        return new ApiError(413, "RequestEntityTooLarge", `Request entity too large: ${err.message}`);
       case "Unavailable":
         return errors.unavailable(err.message);
     }
