@@ -18,6 +18,8 @@ export interface StorageConfig {
     readonly caFile?: string | undefined;
     readonly certFile?: string | undefined;
     readonly keyFile?: string | undefined;
+    /** Path under which keys live in etcd. */
+    readonly keyPrefix?: string | undefined;
   };
 }
 
@@ -36,6 +38,7 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
         ...(etcd.caFile ? { caFile: etcd.caFile } : {}),
         ...(etcd.certFile ? { certFile: etcd.certFile } : {}),
         ...(etcd.keyFile ? { keyFile: etcd.keyFile } : {}),
+        ...(etcd.keyPrefix !== undefined ? { keyPrefix: etcd.keyPrefix } : {}),
       });
     }
   }

@@ -64,6 +64,12 @@ export const OPTION_SPECS = [
   },
   { flag: "etcd-keyfile", key: "etcdKeyFile", kind: "string", help: "key of the etcd client certificate" },
   {
+    flag: "etcd-prefix",
+    key: "etcdPrefix",
+    kind: "string",
+    help: 'path under which objects are kept in etcd ("" for the top of the key space)',
+  },
+  {
     flag: "compaction-interval",
     key: "compactionInterval",
     kind: "duration",
@@ -384,6 +390,7 @@ export interface ServerOptions {
   etcdCAFile: string | undefined;
   etcdCertFile: string | undefined;
   etcdKeyFile: string | undefined;
+  etcdPrefix: string;
   /** Milliseconds. */
   compactionInterval: number;
   watchCacheHistory: number;
@@ -460,6 +467,7 @@ export const DEFAULTS: ServerOptions = {
   etcdCAFile: undefined,
   etcdCertFile: undefined,
   etcdKeyFile: undefined,
+  etcdPrefix: "/registry",
   compactionInterval: 5 * 60_000,
   watchCacheHistory: 50_000,
   bindAddress: "127.0.0.1",
@@ -658,6 +666,9 @@ export function loadOptions(
   const options = { ...DEFAULTS, ...file, ...flags } as ServerOptions;
   if (options.storageBackend === "etcd" && options.etcdServers.length === 0) {
     throw new OptionError("--storage-backend=etcd needs --etcd-servers");
+  }
+  if (options.etcdPrefix !== "" && !options.etcdPrefix.startsWith("/")) {
+    throw new OptionError(`--etcd-prefix must be empty or start with "/": ${options.etcdPrefix}`);
   }
   if (!options.tlsCertFile !== !options.tlsPrivateKeyFile) {
     throw new OptionError("--tls-cert-file and --tls-private-key-file go together");

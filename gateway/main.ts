@@ -78,6 +78,7 @@ async function main(options: ServerOptions): Promise<void> {
       caFile: options.etcdCAFile,
       certFile: options.etcdCertFile,
       keyFile: options.etcdKeyFile,
+      keyPrefix: options.etcdPrefix,
     },
   });
   const compactor = startCompactor(storage, options.compactionInterval, (err) =>

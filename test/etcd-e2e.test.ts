@@ -1,9 +1,10 @@
 // The gateway started as README says with `--storage-backend=etcd`, against a real etcd: the
 // REST verbs and a watch over HTTPS, kubectl, an object over etcd's request limit (413, not a
-// 500), and the data outliving a gateway restart.
+// 500), the data outliving a gateway restart, and `--etcd-prefix` keeping gateways apart.
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
+import { createEtcdStorage } from "../backends/etcd/index.ts";
 import { ApiClient } from "./support/api-client.ts";
 import { type EtcdServer, etcdSkipReason, startEtcd } from "./support/etcd.ts";
 import { type GatewayProcess, kubectl, kubectlVersions, startGateway } from "./support/gateway-process.ts";
@@ -106,5 +107,37 @@ describe("the gateway over etcd", { skip: etcdSkipReason() }, () => {
     ]);
     assert.equal(got.code, 0, got.stdout);
     assert.equal(got.stdout, "v");
+  });
+
+  it("keeps objects under --etcd-prefix (default /registry), apart from another prefix", async () => {
+    const raw = await createEtcdStorage({ endpoints: [etcd.endpoint], keyPrefix: "" });
+    try {
+      const keys = (await raw.list("/")).items.map((i) => i.key);
+      assert.ok(keys.includes("/registry/core/configmaps/default/kept"), keys.join(" "));
+      assert.ok(
+        keys.every((k) => k.startsWith("/registry/")),
+        "nothing outside the prefix",
+      );
+    } finally {
+      await raw.close();
+    }
+    const other = await startGateway([...args(), "--etcd-prefix=/other"]);
+    try {
+      const otherApi = new ApiClient(other.kubeconfig);
+      assert.equal((await otherApi.call("GET", `${CM}/kept`)).status, 404);
+      const mine = await otherApi.call("POST", CM, {
+        body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "kept" }, data: { k: "other" } },
+      });
+      assert.equal(mine.status, 201, mine.text);
+      await otherApi.close();
+    } finally {
+      await other.stop();
+      await rm(other.dataDir, { recursive: true, force: true });
+    }
+    assert.equal(
+      (await api.call("GET", `${CM}/kept`)).body.data.k,
+      "v",
+      "the first gateway's object is untouched",
+    );
   });
 });

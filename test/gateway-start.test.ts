@@ -85,6 +85,7 @@ describe("npm start", () => {
       ["--storage-backend=disk"],
       ["--nope"],
       ["--storage-backend=etcd"],
+      ["--storage-backend=memory", "--etcd-prefix=registry"],
       ["--feature-gates=NoSuchGate=true"],
     ]) {
       const err = await run(process.execPath, [main, ...args]).then(

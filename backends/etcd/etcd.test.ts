@@ -309,6 +309,82 @@ describe("etcd storage", { skip: etcdSkipReason() }, () => {
   });
 });
 
+describe("etcd storage under a key prefix", { skip: etcdSkipReason() }, () => {
+  let etcd: EtcdServer;
+  const opened: Storage[] = [];
+
+  before(async () => {
+    etcd = await startEtcd();
+  });
+  after(async () => {
+    for (const storage of opened) await storage.close();
+    await etcd?.stop();
+  });
+
+  async function open(keyPrefix: string): Promise<Storage> {
+    const storage = await createEtcdStorage({ endpoints: [etcd.endpoint], keyPrefix });
+    opened.push(storage);
+    return storage;
+  }
+
+  it("keeps each prefix's keys apart, and hands keys back without the prefix", async () => {
+    const a = await open("/gw-a/");
+    const sibling = await open("/gw-a2");
+    const top = await open("");
+    const ac = new AbortController();
+    const events = a.watch("", await a.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+    const kv = await a.create("/core/configmaps/ns/one", "v1");
+    assert.equal(kv.key, "/core/configmaps/ns/one");
+    await sibling.create("/core/configmaps/ns/two", "v2");
+    const updated = await a.update(kv.key, "v1b", kv.modRevision);
+
+    assert.deepEqual(
+      (await a.list("")).items.map((i) => [i.key, i.value]),
+      [["/core/configmaps/ns/one", "v1b"]],
+    );
+    assert.deepEqual(
+      (await sibling.list("/core/")).items.map((i) => i.key),
+      ["/core/configmaps/ns/two"],
+    );
+    assert.deepEqual(await a.get(kv.key), updated);
+    assert.equal(await a.get("/core/configmaps/ns/two"), undefined);
+    // In etcd itself the keys sit under their prefixes.
+    assert.deepEqual(
+      (await top.list("/gw-a")).items.map((i) => i.key),
+      ["/gw-a/core/configmaps/ns/one", "/gw-a2/core/configmaps/ns/two"],
+    );
+    await assert.rejects(a.update(kv.key, "stale", kv.modRevision), (err: unknown) => {
+      assert.ok(err instanceof ConflictError);
+      assert.equal(err.current.key, kv.key);
+      return true;
+    });
+    const removed = await a.delete(kv.key);
+    assert.equal(removed.prev.key, kv.key);
+
+    const seen: string[] = [];
+    while (seen.length < 3) {
+      const step = await nextWithin(events, 5_000);
+      assert.ok(step && !step.done);
+      const e = step.value;
+      if (e.type === "put") seen.push(`put ${e.kv.key} ${e.kv.value} prev=${e.prev?.key ?? "-"}`);
+      if (e.type === "delete") seen.push(`delete ${e.key} prev=${e.prev.key}`);
+    }
+    ac.abort();
+    assert.deepEqual(seen, [
+      "put /core/configmaps/ns/one v1 prev=-",
+      "put /core/configmaps/ns/one v1b prev=/core/configmaps/ns/one",
+      "delete /core/configmaps/ns/one prev=/core/configmaps/ns/one",
+    ]);
+  });
+
+  it("refuses a prefix that is not a path", async () => {
+    await assert.rejects(
+      createEtcdStorage({ endpoints: [etcd.endpoint], keyPrefix: "registry" }),
+      /must start with "\/"/,
+    );
+  });
+});
+
 describe("etcd storage with a small request limit", { skip: etcdSkipReason() }, () => {
   let etcd: EtcdServer;
   let s: Storage;

@@ -2,6 +2,7 @@
 
 import type { Storage } from "../contract/index.ts";
 import { EtcdClient, type EtcdConnectionOptions } from "./client.ts";
+import { KeySpace } from "./keys.ts";
 import { EtcdStorage } from "./storage.ts";
 
 export { EtcdRequestError } from "./client.ts";
@@ -19,6 +20,8 @@ export interface EtcdStorageOptions extends EtcdConnectionOptions {
   readonly watchSyncSettleMs?: number;
   /** Undelivered events per watch past which reading from etcd pauses. Default 10000. */
   readonly watchHighWater?: number;
+  /** Keys live under this path in etcd (`--etcd-prefix`); "" is the top of the key space. Default "". */
+  readonly keyPrefix?: string;
 }
 
 /**
@@ -30,12 +33,17 @@ export async function createEtcdStorage(options: EtcdStorageOptions): Promise<St
   const pageBytes = options.pageBytes ?? 8 * 1024 * 1024;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`etcd: invalid pageSize ${pageSize}`);
   if (!(pageBytes >= 1)) throw new Error(`etcd: invalid pageBytes ${pageBytes}`);
+  const keys = new KeySpace(options.keyPrefix ?? "");
   const client = await EtcdClient.connect(options);
-  return new EtcdStorage(client, {
-    pageSize,
-    pageBytes,
-    syncSettleMs: options.watchSyncSettleMs ?? 300,
-    createTimeoutMs: client.watchCreateTimeoutMs,
-    highWater: options.watchHighWater ?? 10_000,
-  });
+  return new EtcdStorage(
+    client,
+    {
+      pageSize,
+      pageBytes,
+      syncSettleMs: options.watchSyncSettleMs ?? 300,
+      createTimeoutMs: client.watchCreateTimeoutMs,
+      highWater: options.watchHighWater ?? 10_000,
+    },
+    keys,
+  );
 }

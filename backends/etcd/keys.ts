@@ -53,3 +53,35 @@ export function toStoredValue(kv: KeyValue): StoredValue {
     modRevision: toNumber(kv.modRevision),
   };
 }
+
+/**
+ * Where the contract's keys live in etcd: under `root` (`--etcd-prefix`), so that several
+ * gateways, or other programs, can share one etcd. Contract keys begin with "/", so a root's
+ * whole key space is the range of `root + "/"`, which never reaches a sibling such as `/registry2`.
+ */
+export class KeySpace {
+  readonly root: string;
+
+  /** `root` is "" (the top of etcd's key space) or a path such as `/registry`; trailing slashes go. */
+  constructor(root: string) {
+    const trimmed = root.replace(/\/+$/, "");
+    if (trimmed !== "" && !trimmed.startsWith("/")) {
+      throw new Error(`etcd key prefix must start with "/": ${JSON.stringify(root)}`);
+    }
+    this.root = trimmed;
+  }
+
+  key(key: string): Buffer {
+    return encode(this.root + key);
+  }
+
+  range(prefix: string): { key: Buffer; rangeEnd: Buffer } {
+    return prefixRange(this.root === "" ? prefix : `${this.root}${prefix === "" ? "/" : prefix}`);
+  }
+
+  /** A key-value read from etcd, with its key back in the contract's terms. */
+  stored(kv: KeyValue): StoredValue {
+    const value = toStoredValue(kv);
+    return this.root === "" ? value : { ...value, key: value.key.slice(this.root.length) };
+  }
+}

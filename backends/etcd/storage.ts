@@ -15,7 +15,7 @@ import {
   type WatchStream,
 } from "../contract/index.ts";
 import { type EtcdClient, isCompacted, isFutureRevision } from "./client.ts";
-import { encode, keyAfter, prefixRange, toStoredValue } from "./keys.ts";
+import { encode, KeySpace, keyAfter } from "./keys.ts";
 import {
   COMPARE_EQUAL,
   type KeyValue,
@@ -48,14 +48,17 @@ export class EtcdStorage implements Storage {
   readonly name = "etcd";
   readonly #client: EtcdClient;
   readonly #settings: EtcdStorageSettings;
+  readonly #keys: KeySpace;
   readonly #watches = new Set<(err: Error) => void>();
   readonly #host: WatchHost;
   #closed = false;
 
-  constructor(client: EtcdClient, settings: EtcdStorageSettings) {
+  constructor(client: EtcdClient, settings: EtcdStorageSettings, keys: KeySpace = new KeySpace("")) {
     this.#client = client;
     this.#settings = settings;
+    this.#keys = keys;
     this.#host = {
+      keys,
       isClosed: () => this.#closed,
       openStream: () => this.#client.watch(),
       track: (fail) => {
@@ -72,9 +75,9 @@ export class EtcdStorage implements Storage {
 
   async get(key: string): Promise<StoredValue | undefined> {
     this.#check();
-    const res = await this.#client.range({ key: encode(key) });
+    const res = await this.#client.range({ key: this.#keys.key(key) });
     const kv = res.kvs[0];
-    return kv ? toStoredValue(kv) : undefined;
+    return kv ? this.#keys.stored(kv) : undefined;
   }
 
   async list(prefix: string): Promise<ListResult> {
@@ -95,7 +98,7 @@ export class EtcdStorage implements Storage {
    */
   async #listOnce(prefix: string): Promise<ListResult> {
     const { pageSize, pageBytes } = this.#settings;
-    const { key, rangeEnd } = prefixRange(prefix);
+    const { key, rangeEnd } = this.#keys.range(prefix);
     const items: StoredValue[] = [];
     let revision = 0;
     let from = key;
@@ -107,7 +110,7 @@ export class EtcdStorage implements Storage {
       const res = await this.#client.range(req);
       if (revision === 0) revision = toNumber(res.header?.revision);
       for (const kv of res.kvs) {
-        items.push(toStoredValue(kv));
+        items.push(this.#keys.stored(kv));
         bytes += (kv.key?.length ?? 0) + (kv.value?.length ?? 0);
       }
       const last = res.kvs[res.kvs.length - 1];
@@ -120,7 +123,7 @@ export class EtcdStorage implements Storage {
 
   async create(key: string, value: string): Promise<StoredValue> {
     this.#check();
-    const k = encode(key);
+    const k = this.#keys.key(key);
     const res = await this.#client.txn({
       compare: [{ result: COMPARE_EQUAL, target: TARGET_CREATE, key: k, createRevision: 0 }],
       success: [{ requestPut: { key: k, value: encode(value) } }],
@@ -135,13 +138,13 @@ export class EtcdStorage implements Storage {
     this.#check();
     // etcd reports mod_revision 0 for an absent key, so a precondition of 0 would create it.
     if (expectedRevision <= 0) throw await this.#preconditionFailure(key, expectedRevision);
-    const k = encode(key);
+    const k = this.#keys.key(key);
     const res = await this.#client.txn({
       compare: [{ result: COMPARE_EQUAL, target: TARGET_MOD, key: k, modRevision: expectedRevision }],
       success: [{ requestPut: { key: k, value: encode(value), prevKv: true } }],
       failure: [readKey(k)],
     });
-    if (!res.succeeded) throw failedPrecondition(key, expectedRevision, res);
+    if (!res.succeeded) throw this.#failedPrecondition(key, expectedRevision, res);
     const revision = headerRevision(res);
     const prev = res.responses[0]?.responsePut?.prevKv;
     const createRevision = prev ? toNumber(prev.createRevision) : revision;
@@ -153,7 +156,7 @@ export class EtcdStorage implements Storage {
     if (expectedRevision !== undefined && expectedRevision <= 0) {
       throw await this.#preconditionFailure(key, expectedRevision);
     }
-    const k = encode(key);
+    const k = this.#keys.key(key);
     const remove: RequestOp = { requestDeleteRange: { key: k, prevKv: true } };
     const res =
       expectedRevision === undefined
@@ -163,10 +166,16 @@ export class EtcdStorage implements Storage {
             success: [remove],
             failure: [readKey(k)],
           });
-    if (!res.succeeded) throw failedPrecondition(key, expectedRevision ?? 0, res);
+    if (!res.succeeded) throw this.#failedPrecondition(key, expectedRevision ?? 0, res);
     const prev = res.responses[0]?.responseDeleteRange?.prevKvs[0];
     if (!prev) throw new NotFoundError(key);
-    return { prev: toStoredValue(prev), revision: headerRevision(res) };
+    return { prev: this.#keys.stored(prev), revision: headerRevision(res) };
+  }
+
+  /** A failed compare on mod_revision: the failure branch read the key as it is now. */
+  #failedPrecondition(key: string, expectedRevision: Revision, res: TxnResponse): Error {
+    const kv: KeyValue | undefined = res.responses[0]?.responseRange?.kvs[0];
+    return kv ? new ConflictError(key, expectedRevision, this.#keys.stored(kv)) : new NotFoundError(key);
   }
 
   /** The error for a precondition no stored value can meet: NotFound or Conflict. */
@@ -250,10 +259,4 @@ function readKey(key: Buffer): RequestOp {
 
 function headerRevision(res: TxnResponse): Revision {
   return toNumber(res.header?.revision);
-}
-
-/** A failed compare on mod_revision: the failure branch read the key as it is now. */
-function failedPrecondition(key: string, expectedRevision: Revision, res: TxnResponse): Error {
-  const kv: KeyValue | undefined = res.responses[0]?.responseRange?.kvs[0];
-  return kv ? new ConflictError(key, expectedRevision, toStoredValue(kv)) : new NotFoundError(key);
 }

@@ -23,7 +23,7 @@ import {
   type WatchStream,
 } from "../contract/index.ts";
 import { translateError } from "./client.ts";
-import { prefixRange, toStoredValue } from "./keys.ts";
+import type { KeySpace } from "./keys.ts";
 import { EVENT_DELETE, type Event, toNumber, type WatchRequest, type WatchResponse } from "./proto.ts";
 
 export interface WatchSettings {
@@ -37,6 +37,8 @@ export interface WatchSettings {
 
 /** What a watch needs from the storage object that opened it. */
 export interface WatchHost {
+  /** Where the watched keys live in etcd. */
+  readonly keys: KeySpace;
   isClosed(): boolean;
   openStream(): Promise<{ call: ClientDuplexStream<WatchRequest, WatchResponse>; failed(): void }>;
   /** Calls `fail` when the storage closes; returns the function that stops that. */
@@ -191,7 +193,7 @@ export class EtcdWatch implements WatchStream {
     call.on("end", () => {
       if (!this.#ending) this.#fail(new UnavailableError("etcd closed the watch stream"));
     });
-    const { key, rangeEnd } = prefixRange(this.#prefix);
+    const { key, rangeEnd } = this.#host.keys.range(this.#prefix);
     call.write({
       createRequest: {
         key,
@@ -267,7 +269,7 @@ export class EtcdWatch implements WatchStream {
   /** Converts one etcd event; false when the watch failed instead. */
   #queueEvent(event: Event): boolean {
     if (!event.kv) return true;
-    const kv = toStoredValue(event.kv);
+    const kv = this.#host.keys.stored(event.kv);
     const revision = kv.modRevision;
     if (revision <= this.#promised) {
       this.#fail(
@@ -279,7 +281,7 @@ export class EtcdWatch implements WatchStream {
       );
       return false;
     }
-    const prev = event.prevKv ? toStoredValue(event.prevKv) : undefined;
+    const prev = event.prevKv ? this.#host.keys.stored(event.prevKv) : undefined;
     if (event.type === EVENT_DELETE) {
       if (!prev) {
         this.#fail(
