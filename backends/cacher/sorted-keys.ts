@@ -1,11 +1,11 @@
 // The cache's entries in key order, as a chunked sorted array: blocks of at most MAX_BLOCK
 // entries, with each block's last key and starting position kept in two small arrays. Entries are
-// held themselves, not only their keys, so a range read walks the blocks without a hash lookup
-// per key (at 100k entries a Map lookup of a random key costs several times what it does at 1k). Positioning is two binary
-// searches; insert and remove move at most one block's keys plus one number per block, so their
-// cost stays flat from a thousand keys to a hundred thousand (a single array moved every key
-// after the insertion point, and reallocated its backing store as it grew). `at` remembers the
-// block of the last access, so a scan by increasing index costs O(1) per key.
+// held themselves, not only their keys, so a range read walks the blocks without a hash lookup per
+// key (at 100k entries a Map lookup of a random key costs several times what it does at 1k).
+// Positioning is two binary searches; insert and remove move at most one block's entries plus one
+// number per block, so their cost stays flat from a thousand keys to a hundred thousand (a single
+// array moved every key after the insertion point, and reallocated its backing store as it grew).
+// `at` remembers the block of the last access, so a scan by increasing index costs O(1) per entry.
 
 /** Blocks split above this size; `reset` fills them to half of it. */
 const MAX_BLOCK = 1024;
