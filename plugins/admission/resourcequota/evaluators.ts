@@ -1,6 +1,7 @@
 // Quota evaluators (upstream's quota.Evaluator): for one resource, which quota resource names it
 // charges, which writes it handles, what an object costs and which scopes it matches. Pods,
 // services and claims have their own; everything else is counted as `count/<resource>.<group>`.
+import { isExtendedResource, isNativeResource } from "../../../backends/builtin/validation/resources.ts";
 import type { Naming } from "../../../backends/naming/index.ts";
 import type { Attributes, JsonObject } from "../index.ts";
 import {
@@ -131,19 +132,10 @@ const POD_RESOURCES = [
   "pods",
 ];
 
-const QUALIFIED_NAME =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-
 function podEvaluator(naming: Naming, gates: Readonly<Record<string, boolean>>): Evaluator {
-  const nativePrefix = `${naming.labelDomain}/`;
-  const isNative = (name: string) => !name.includes("/") || name.includes(nativePrefix);
   // An extended resource (`example.com/gpu`) is charged as `requests.example.com/gpu`.
-  const isExtended = (name: string) =>
-    !isNative(name) &&
-    !name.startsWith("requests.") &&
-    QUALIFIED_NAME.test(`requests.${name}`) &&
-    (name.split("/").pop()?.length ?? 0) <= 63;
-  const extendedForQuota = (name: string) => !isNative(name) && name.startsWith("requests.");
+  const isExtended = (name: string) => isExtendedResource(name, naming);
+  const extendedForQuota = (name: string) => !isNativeResource(name, naming) && name.startsWith("requests.");
 
   /** Usage of one set of requests and limits (a container's, or the pod's effective ones). */
   function computeUsage(requests: ResourceList, limits: ResourceList): ResourceList {
