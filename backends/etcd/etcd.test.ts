@@ -296,41 +296,10 @@ describe("etcd storage", { skip: etcdSkipReason() }, () => {
     assert.deepEqual(await pending, { done: true, value: undefined });
   });
 
-  it("fails calls and watches with Unavailable after close", async () => {
-    const s = await createEtcdStorage({ endpoints: [etcd.endpoint] });
-    const ac = new AbortController();
-    const iterator = s.watch(prefix(), await s.currentRevision(), ac.signal)[Symbol.asyncIterator]();
-    const pending = iterator.next();
-    await delay(50);
-    await s.close();
-    await assert.rejects(pending, UnavailableError);
-    await assert.rejects(s.get("/a"), UnavailableError);
-    await assert.rejects(take(s.watch("/", 0, ac.signal), 1), UnavailableError);
-  });
-});
-
-describe("etcd storage under a key prefix", { skip: etcdSkipReason() }, () => {
-  let etcd: EtcdServer;
-  const opened: Storage[] = [];
-
-  before(async () => {
-    etcd = await startEtcd();
-  });
-  after(async () => {
-    for (const storage of opened) await storage.close();
-    await etcd?.stop();
-  });
-
-  async function open(keyPrefix: string): Promise<Storage> {
-    const storage = await createEtcdStorage({ endpoints: [etcd.endpoint], keyPrefix });
-    opened.push(storage);
-    return storage;
-  }
-
   it("keeps each prefix's keys apart, and hands keys back without the prefix", async () => {
-    const a = await open("/gw-a/");
-    const sibling = await open("/gw-a2");
-    const top = await open("");
+    const a = await open({ keyPrefix: "/gw-a/" });
+    const sibling = await open({ keyPrefix: "/gw-a2" });
+    const top = await open({ keyPrefix: "" });
     const ac = new AbortController();
     const events = a.watch("", await a.currentRevision(), ac.signal)[Symbol.asyncIterator]();
     const kv = await a.create("/core/configmaps/ns/one", "v1");
@@ -382,6 +351,18 @@ describe("etcd storage under a key prefix", { skip: etcdSkipReason() }, () => {
       createEtcdStorage({ endpoints: [etcd.endpoint], keyPrefix: "registry" }),
       /must start with "\/"/,
     );
+  });
+
+  it("fails calls and watches with Unavailable after close", async () => {
+    const s = await createEtcdStorage({ endpoints: [etcd.endpoint] });
+    const ac = new AbortController();
+    const iterator = s.watch(prefix(), await s.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+    const pending = iterator.next();
+    await delay(50);
+    await s.close();
+    await assert.rejects(pending, UnavailableError);
+    await assert.rejects(s.get("/a"), UnavailableError);
+    await assert.rejects(take(s.watch("/", 0, ac.signal), 1), UnavailableError);
   });
 });
 
