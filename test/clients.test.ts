@@ -53,13 +53,33 @@ it("python3-kubernetes: list, create, read, patch, page, watch, 404, delete, an 
   ]);
 });
 
-it("@kubernetes/client-node: list, create, read, watch, 404, delete", async () => {
+/**
+ * Runs `body` with @kubernetes/client-node against the shared gateway, or a gateway of its own
+ * when python3-kubernetes is absent (the shared one is started only for it).
+ */
+async function withClientNode(
+  body: (client: {
+    k8s: typeof import("@kubernetes/client-node");
+    kc: import("@kubernetes/client-node").KubeConfig;
+    core: import("@kubernetes/client-node").CoreV1Api;
+  }) => Promise<void>,
+): Promise<void> {
   const k8s = await import("@kubernetes/client-node");
   const standalone = gw ?? (await startGateway(["--storage-backend=memory"]));
   try {
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(standalone.kubeconfig);
-    const core = kc.makeApiClient(k8s.CoreV1Api);
+    await body({ k8s, kc, core: kc.makeApiClient(k8s.CoreV1Api) });
+  } finally {
+    if (!gw) {
+      await standalone.stop();
+      await rm(standalone.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+it("@kubernetes/client-node: list, create, read, watch, 404, delete", async () => {
+  await withClientNode(async ({ k8s, kc, core }) => {
     const namespaces = await core.listNamespace();
     assert.ok(namespaces.items.some((n) => n.metadata?.name === "default"));
     const created = await core.createNamespacedConfigMap({
@@ -98,21 +118,11 @@ it("@kubernetes/client-node: list, create, read, watch, 404, delete", async () =
       (e: unknown) => (e as { code?: number }).code === 404,
     );
     await core.deleteNamespacedConfigMap({ name: "node-cm", namespace: "default" });
-  } finally {
-    if (!gw) {
-      await standalone.stop();
-      await rm(standalone.dataDir, { recursive: true, force: true });
-    }
-  }
+  });
 });
 
 it("@kubernetes/client-node: admission mutates a Pod (service-account token volume) and refuses with a Status", async () => {
-  const k8s = await import("@kubernetes/client-node");
-  const standalone = gw ?? (await startGateway(["--storage-backend=memory"]));
-  try {
-    const kc = new k8s.KubeConfig();
-    kc.loadFromFile(standalone.kubeconfig);
-    const core = kc.makeApiClient(k8s.CoreV1Api);
+  await withClientNode(async ({ core }) => {
     // The service-account controller makes `default` shortly after start.
     for (let i = 0; i < 100; i++) {
       const found = await core.readNamespacedServiceAccount({ name: "default", namespace: "default" }).then(
@@ -149,10 +159,5 @@ it("@kubernetes/client-node: admission mutates a Pod (service-account token volu
       },
     );
     await core.deleteNamespacedPod({ name: "node-pod", namespace: "default" });
-  } finally {
-    if (!gw) {
-      await standalone.stop();
-      await rm(standalone.dataDir, { recursive: true, force: true });
-    }
-  }
+  });
 });
