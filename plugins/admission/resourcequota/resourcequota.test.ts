@@ -3,34 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { type AdmissionTest, startAdmissionTest } from "../../../gateway/admission/testing.ts";
 import { AdmissionError, type AdmissionPlugin, type JsonObject } from "../index.ts";
 import { createResourceQuota } from "./plugin.ts";
-
-const pod = (name: string, ns: string, resources?: JsonObject, extra: JsonObject = {}): JsonObject => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name, namespace: ns },
-  spec: { containers: [{ name: "c", image: "nginx", ...(resources ? { resources } : {}) }], ...extra },
-});
-
-const quota = (
-  name: string,
-  ns: string,
-  hard: Record<string, string>,
-  spec: JsonObject = {},
-): JsonObject => ({
-  apiVersion: "v1",
-  kind: "ResourceQuota",
-  metadata: { name, namespace: ns },
-  spec: { hard, ...spec },
-});
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { pod, quota, until } from "./testing.ts";
 
 describe("ResourceQuota", () => {
   let t: AdmissionTest;

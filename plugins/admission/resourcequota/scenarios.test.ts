@@ -4,13 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { type AdmissionTest, startAdmissionTest } from "../../../gateway/admission/testing.ts";
 import { AdmissionError, type AdmissionPlugin, type JsonObject, type PluginOptions } from "../index.ts";
 import { createResourceQuota } from "./plugin.ts";
-
-const pod = (name: string, ns: string, resources?: JsonObject, spec: JsonObject = {}): JsonObject => ({
-  apiVersion: "v1",
-  kind: "Pod",
-  metadata: { name, namespace: ns },
-  spec: { containers: [{ name: "c", image: "nginx", ...(resources ? { resources } : {}) }], ...spec },
-});
+import { pod, quota, until } from "./testing.ts";
 
 const service = (name: string, ns: string, type: string, ports = 1): JsonObject => ({
   apiVersion: "v1",
@@ -29,23 +23,6 @@ const claim = (name: string, ns: string, storage: string, storageClassName?: str
     ...(storageClassName ? { storageClassName } : {}),
   },
 });
-
-const quota = (name: string, ns: string, hard: Record<string, string>, spec: JsonObject = {}) => ({
-  apiVersion: "v1",
-  kind: "ResourceQuota",
-  metadata: { name, namespace: ns },
-  spec: { hard, ...spec },
-});
-
-/** Polls (bounded) until `probe` gives a value. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** Asserts an AdmissionError with this code and exact message. */
 function refusedWith(code: number, message: string) {
