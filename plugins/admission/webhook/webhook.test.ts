@@ -42,6 +42,11 @@ async function startPeer(altNames: string[] = []): Promise<Peer> {
 }
 
 const request = (review: JsonObject) => review.request as JsonObject;
+/** The labels of the object under review. */
+const objectLabels = (review: JsonObject) =>
+  ((request(review).object as JsonObject).metadata as JsonObject).labels as
+    | Record<string, string>
+    | undefined;
 
 function allow(extra: JsonObject = {}): Answer {
   return (review, _req, res) =>
@@ -373,20 +378,14 @@ describe("admission webhooks against real HTTPS peers", () => {
     answered(
       "/first",
       patchWith((review) => {
-        const labels = ((request(review).object as JsonObject).metadata as JsonObject).labels as Record<
-          string,
-          string
-        >;
+        const labels = objectLabels(review);
         return labels?.first ? [] : [{ op: "add", path: "/metadata/labels/first", value: "1" }];
       }),
     );
     answered(
       "/second",
       patchWith((review) => {
-        const labels = ((request(review).object as JsonObject).metadata as JsonObject).labels as Record<
-          string,
-          string
-        >;
+        const labels = objectLabels(review);
         return labels?.second ? [] : [{ op: "add", path: "/metadata/labels/second", value: "2" }];
       }),
     );
