@@ -3,6 +3,9 @@
 //   GET  /object   the bytes of one object, as the gateway serves it (S1)
 //   GET  /list     the bytes of one LIST page, as the gateway serves it (paged LIST reference)
 //   POST /echo     parses the JSON body and sends it back (S2)
+//   GET  /watch    a chunked stream that stays open (S5's raw fan-out)
+//   POST /emit     encodes the JSON body once as an ADDED watch frame, writes that frame to every open
+//                  /watch stream, and answers 201 with the object (S5)
 // plus POST /__set?slot=object|list (text/plain) for the benchmark to hand it those bytes.
 //
 // usage: node test/bench/http-baseline.ts '{"port":N,"certFile":…,"keyFile":…,"caFile":…}'
@@ -40,6 +43,22 @@ app.get("/list", (_req, reply) => {
   reply.header("content-type", "application/json").send(bodies.list);
 });
 app.post("/echo", async (req) => req.body);
+
+const watchers = new Set<import("node:http").ServerResponse>();
+app.get("/watch", (req, reply) => {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { "content-type": "application/json", "transfer-encoding": "chunked" });
+  res.flushHeaders();
+  watchers.add(res);
+  req.raw.socket.on("close", () => watchers.delete(res));
+});
+app.post("/emit", (req, reply) => {
+  const object = JSON.stringify(req.body);
+  const frame = Buffer.from(`{"type":"ADDED","object":${object}}\n`);
+  for (const res of watchers) res.write(frame);
+  reply.code(201).header("content-type", "application/json").send(object);
+});
 app.post<{ Querystring: { slot?: string }; Body: string }>(
   "/__set",
   { bodyLimit: 256 * 1024 * 1024 },

@@ -11,6 +11,9 @@
 //       50 and 1 connections, embedded store, durable                body
 //   S3  durable creates, 1 connection                              vs fdatasync of a 4 KB append
 //   S7  paged LIST, limit=500 over 10k ConfigMaps, 1 and 50 conns  vs bare fastify GET of the same page
+//   S5  watch fan-out 100x100, 1,000x10, 1,000x50 (watchers x        vs the bare server writing one
+//       events/s): write sent -> frame received by each watcher       pre-encoded frame to every stream
+//       (watch-client.ts, pinned to CPU 1), server CPU per delivery
 //
 // Objects: ConfigMaps whose one data value is a Pod-like JSON string (fixtures.ts, ~2.4 KB). Creates
 // use explicit names (prefix + counter) so that the delete runs can take exactly the created names;
@@ -54,15 +57,16 @@ import {
   selector,
   verdict,
 } from "./report.ts";
+import type { WatchClientConfig, WatchClientResult } from "./watch-client.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
-const SCENARIOS = ["S1", "S2", "S3", "S7"] as const;
+const SCENARIOS = ["S1", "S2", "S3", "S5", "S7"] as const;
 type ScenarioId = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: node test/bench/http.ts [--quick] [--only=${SCENARIOS.join(",")}] [--cpu-prof=<dir>]
   --quick           shorter runs and fewer pairs (about 2 minutes)
-  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S7 as in BENCHMARKS.md)
+  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7 as in BENCHMARKS.md)
   --cpu-prof=<dir>  run the gateway under node --cpu-prof, writing its profile to <dir>`;
 
 let cpuProf: string | undefined;
@@ -95,6 +99,13 @@ const CM_PATH = `/api/v1/namespaces/${NS}/configmaps`;
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const LUA = join(HERE, "http-wrk.lua");
 const BASELINE_SCRIPT = join(HERE, "http-baseline.ts");
+const WATCH_CLIENT = join(HERE, "watch-client.ts");
+const WATCH_NS = "bench-watch";
+const FANOUT_CONFIGS = [
+  { watchers: 100, rate: 100 },
+  { watchers: 1_000, rate: 10 },
+  { watchers: 1_000, rate: 50 },
+] as const;
 
 // ---- the table --------------------------------------------------------------------------------
 
@@ -855,6 +866,134 @@ async function benchList(env: Env): Promise<void> {
   );
 }
 
+// ---- S5: watch fan-out over HTTPS -----------------------------------------------------------------
+
+interface FanoutResult extends WatchClientResult {
+  /** The server process's CPU time over the measured window per delivered frame, µs. */
+  readonly cpuPerDeliveryUs: number;
+}
+
+/** One run of watch-client.ts (pinned to CPU 1) against the server `pid`. */
+async function fanoutRun(pid: number, config: WatchClientConfig): Promise<FanoutResult> {
+  const child = spawn("taskset", ["-c", "1", process.execPath, WATCH_CLIENT, JSON.stringify(config)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let out = "";
+  let err = "";
+  let ticks0 = Number.NaN;
+  let ticks1 = Number.NaN;
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (d: string) => {
+    err += d;
+  });
+  child.stdout?.setEncoding("utf8");
+  child.stdout?.on("data", (d: string) => {
+    out += d;
+    // The window's edges are read as the lines arrive (within a few ms of the client's moment).
+    if (Number.isNaN(ticks0) && out.includes("MEASURE start\n")) ticks0 = processTicks(pid);
+    if (Number.isNaN(ticks1) && out.includes("MEASURE end\n")) ticks1 = processTicks(pid);
+  });
+  const code = await waitExit(child, config.warmupMs + config.durationMs + 60_000);
+  children.delete(child);
+  const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+  if (code !== 0 || line === undefined) throw new Error(`watch client exited with ${code}:\n${err}${out}`);
+  const result = JSON.parse(line.slice("RESULT ".length)) as WatchClientResult;
+  const cpuUs = ((ticks1 - ticks0) * 1e6) / CLK_TCK;
+  return { ...result, cpuPerDeliveryUs: cpuUs / Math.max(1, result.deliveries) };
+}
+
+let fanoutRound = 0;
+
+async function benchFanout(env: Env): Promise<void> {
+  await expectStatus(
+    env,
+    "POST",
+    "/api/v1/namespaces",
+    JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: WATCH_NS } }),
+    [201, 409],
+  );
+  const path = `/api/v1/namespaces/${WATCH_NS}/configmaps`;
+  const body = configMapJson(WATCH_NS, "__NAME__", 1, "0");
+  const ca = readFileSync(join(env.gw.dataDir, "pki", "ca.crt"), "utf8");
+  for (const { watchers, rate } of FANOUT_CONFIGS) {
+    const common = {
+      ca,
+      token: BENCH_TOKEN,
+      body,
+      watchers,
+      rate,
+      warmupMs: CFG.warmS * 1000,
+      durationMs: CFG.runS * 1000,
+    };
+    progress(
+      `S5: fan-out ${watchers} watchers x ${rate} ev/s over HTTPS, ${CFG.pairs} pairs of ${CFG.runS} s`,
+    );
+    const base: FanoutResult[] = [];
+    const gw: FanoutResult[] = [];
+    for (let i = 0; i < CFG.pairs; i++) {
+      base.push(
+        await fanoutRun(env.base.pid, {
+          ...common,
+          port: env.base.port,
+          watchPath: "/watch",
+          writePath: "/emit",
+          namePrefix: "b-",
+        }),
+      );
+      // Watch from the current revision: no initial events, so frame k answers write k.
+      const listed = await expectStatus(env, "GET", `${path}?limit=1`, undefined, [200]);
+      const rv = (listed.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+      gw.push(
+        await fanoutRun(env.gwPid, {
+          ...common,
+          port: env.gw.port,
+          watchPath: `${path}?watch=true&resourceVersion=${rv}`,
+          writePath: path,
+          namePrefix: `w${++fanoutRound}-`,
+        }),
+      );
+      progress(
+        `    pair ${i + 1}: p99 baseline ${fmtMs(base[i]?.p99 ?? Number.NaN)}, gateway ${fmtMs(gw[i]?.p99 ?? Number.NaN)}`,
+      );
+    }
+    const missing = [...base, ...gw].reduce((n, r) => n + (r.expected - r.deliveries), 0);
+    const p99Ratios = gw.map((g, i) => g.p99 / (base[i] as FanoutResult).p99);
+    const cpuRatios = gw.map((g, i) => g.cpuPerDeliveryUs / (base[i] as FanoutResult).cpuPerDeliveryUs);
+    const lat = (runs: FanoutResult[]) =>
+      `p50 ${fmtMs(median(runs.map((r) => r.p50)))}, p99 ${fmtList(
+        runs.map((r) => r.p99),
+        fmtMs,
+      )}`;
+    const label = `${watchers} x ${rate}`;
+    add({
+      id: "S5",
+      figure: `fan-out ${label} over HTTPS: write sent -> frame received`,
+      subject: `${lat(gw)}; write answered p50 ${fmtMs(median(gw.map((r) => r.writeP50)))}`,
+      baseline: `bare server, one frame to every stream: ${lat(base)}`,
+      ratio: fmtRatio(p99Ratios),
+      target: "p99 ≤ 2x",
+      verdict: verdict(median(p99Ratios) <= 2 && missing === 0),
+    });
+    add({
+      id: "S5",
+      figure: `fan-out ${label} over HTTPS: server CPU per delivery`,
+      subject: fmtUs(median(gw.map((r) => r.cpuPerDeliveryUs))),
+      baseline: `${fmtUs(median(base.map((r) => r.cpuPerDeliveryUs)))}; ${missing} frames missing`,
+      ratio: fmtRatio(cpuRatios),
+      target: "≤ 2x",
+      verdict: verdict(median(cpuRatios) <= 2 && missing === 0),
+    });
+  }
+  notes.push(
+    "S5 over HTTPS: one client process (CPU 1) holds every watch stream and sends the writes, one at a " +
+      "time on its own connection; latency runs from sending write k to the k-th frame arriving on each " +
+      "stream, so the gateway's figure includes the create itself (authentication, admission, the " +
+      "durable embedded commit), the bare server's a JSON parse. CPU is the server process's over the " +
+      "measured window",
+  );
+}
+
 // ---- main ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -905,6 +1044,7 @@ async function main(): Promise<void> {
     await section(["S2"], "S2 writes, 50 conns", () => benchWrites50(env));
     await section(["S2", "S3"], "S3 writes, 1 conn", () => benchWrites1(env, tmpRoot));
     await section(["S7"], "S7 LIST", () => benchList(env));
+    await section(["S5"], "S5 watch fan-out", () => benchFanout(env));
 
     if (setupTimeouts > 0)
       notes.push(
