@@ -255,18 +255,18 @@ export function collectGarbage(): void {
   globalThis.gc?.();
 }
 
-/** VmRSS and VmHWM of this process, in bytes, from /proc/self/status. */
-export function procMemory(): { rss: number; hwm: number } {
-  const status = readFileSync("/proc/self/status", "utf8");
+/** VmRSS and VmHWM of a process (this one by default), in bytes, from /proc/<pid>/status. */
+export function procMemory(pid: number | "self" = "self"): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
   return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
 }
 
-/** Reset VmHWM to the current RSS (Linux clear_refs "5"); false when the kernel refuses. */
-export function resetPeakRss(): boolean {
+/** Reset a process's VmHWM to its current RSS (Linux clear_refs "5"); false when the kernel refuses. */
+export function resetPeakRss(pid: number | "self" = "self"): boolean {
   try {
-    writeFileSync("/proc/self/clear_refs", "5");
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
     return true;
   } catch {
     return false;

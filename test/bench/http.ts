@@ -14,6 +14,8 @@
 //   S5  watch fan-out 100x100, 1,000x10, 1,000x50 (watchers x        vs the bare server writing one
 //       events/s): write sent -> frame received by each watcher       pre-encoded frame to every stream
 //       (watch-client.ts, pinned to CPU 1), server CPU per delivery
+//   S9  unpaged LIST of 100k ConfigMaps (20k with --quick)          none: the gateway's peak RSS during
+//                                                                    the list against its RSS before
 //
 // Objects: ConfigMaps whose one data value is a Pod-like JSON string (fixtures.ts, ~2.4 KB). Creates
 // use explicit names (prefix + counter) so that the delete runs can take exactly the created names;
@@ -36,7 +38,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { ApiClient } from "../support/api-client.ts";
 import { freePort, type GatewayProcess, startGateway } from "../support/gateway-process.ts";
-import { median, podJson } from "./fixtures.ts";
+import { median, podJson, procMemory, resetPeakRss } from "./fixtures.ts";
 import {
   add,
   children,
@@ -61,12 +63,12 @@ import type { WatchClientConfig, WatchClientResult } from "./watch-client.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
-const SCENARIOS = ["S1", "S2", "S3", "S5", "S7"] as const;
+const SCENARIOS = ["S1", "S2", "S3", "S5", "S7", "S9"] as const;
 type ScenarioId = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: node test/bench/http.ts [--quick] [--only=${SCENARIOS.join(",")}] [--cpu-prof=<dir>]
   --quick           shorter runs and fewer pairs (about 2 minutes)
-  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7 as in BENCHMARKS.md)
+  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7,S9 as in BENCHMARKS.md)
   --cpu-prof=<dir>  run the gateway under node --cpu-prof, writing its profile to <dir>`;
 
 let cpuProf: string | undefined;
@@ -101,6 +103,8 @@ const LUA = join(HERE, "http-wrk.lua");
 const BASELINE_SCRIPT = join(HERE, "http-baseline.ts");
 const WATCH_CLIENT = join(HERE, "watch-client.ts");
 const WATCH_NS = "bench-watch";
+const UNPAGED_NS = "bench-unpaged";
+const UNPAGED_OBJECTS = QUICK ? 20_000 : 100_000;
 const FANOUT_CONFIGS = [
   { watchers: 100, rate: 100 },
   { watchers: 1_000, rate: 10 },
@@ -994,6 +998,75 @@ async function benchFanout(env: Env): Promise<void> {
   );
 }
 
+// ---- S9: unpaged LIST ---------------------------------------------------------------------------------
+
+async function benchUnpagedList(env: Env): Promise<void> {
+  const count = UNPAGED_OBJECTS.toLocaleString("en-US");
+  progress(`S9: creating namespace ${UNPAGED_NS} and ${count} ConfigMaps in it`);
+  const started = now();
+  await expectStatus(
+    env,
+    "POST",
+    "/api/v1/namespaces",
+    JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: UNPAGED_NS } }),
+    [201, 409],
+  );
+  const path = `/api/v1/namespaces/${UNPAGED_NS}/configmaps`;
+  await parallel(0, UNPAGED_OBJECTS, CONNS, async (n) => {
+    await createObject(env, path, configMapJson(UNPAGED_NS, `u-${n}`, n, "0"));
+  });
+  progress(`    created in ${((now() - started) / 1000).toFixed(1)} s`);
+  const agent = new Agent({
+    connect: { ca: readFileSync(join(env.gw.dataDir, "pki", "ca.crt"), "utf8") },
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 2_000));
+    const steady = procMemory(env.gwPid).rss;
+    const reset = resetPeakRss(env.gwPid);
+    let sampled = steady;
+    const timer = setInterval(() => {
+      sampled = Math.max(sampled, procMemory(env.gwPid).rss);
+    }, 20);
+    const t0 = now();
+    const res = await request(`https://127.0.0.1:${env.gw.port}${path}`, {
+      headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+      dispatcher: agent,
+    });
+    // Read and drop the body as it comes, keeping only its size and its two ends.
+    let bytes = 0;
+    let head = "";
+    let tail = "";
+    for await (const chunk of res.body) {
+      const b = chunk as Buffer;
+      bytes += b.length;
+      if (head.length < 64) head += b.subarray(0, 64).toString("latin1");
+      tail = (tail + b.subarray(Math.max(0, b.length - 64)).toString("latin1")).slice(-64);
+    }
+    const ms = now() - t0;
+    clearInterval(timer);
+    const peak = reset ? Math.max(procMemory(env.gwPid).hwm, sampled) : sampled;
+    const chunked = res.headers["transfer-encoding"] === "chunked";
+    const whole =
+      res.statusCode === 200 && head.startsWith('{"kind":"ConfigMapList"') && tail.endsWith("]}\n");
+    const growth = peak - steady;
+    add({
+      id: "S9",
+      figure: `unpaged LIST of ${count} ConfigMaps, 1 conn`,
+      subject: `${fmtBytes(bytes)} in ${fmtMs(ms)}${chunked ? ", chunked" : ""}; gateway peak RSS +${fmtBytes(growth)} (steady ${fmtBytes(steady)})`,
+      baseline: "-",
+      ratio: "-",
+      target: "streamed; RSS growth ≤ 100 MB",
+      verdict: verdict(whole && chunked && growth <= 100 * 1024 * 1024),
+    });
+    notes.push(
+      `S9: peak RSS is ${reset ? "the gateway's VmHWM after clear_refs" : "its VmRSS sampled every 20 ms"}; ` +
+        "steady is its VmRSS 2 s after the creates (no forced collection: the gateway is a plain process)",
+    );
+  } finally {
+    await agent.close();
+  }
+}
+
 // ---- main ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -1045,6 +1118,7 @@ async function main(): Promise<void> {
     await section(["S2", "S3"], "S3 writes, 1 conn", () => benchWrites1(env, tmpRoot));
     await section(["S7"], "S7 LIST", () => benchList(env));
     await section(["S5"], "S5 watch fan-out", () => benchFanout(env));
+    await section(["S9"], "S9 unpaged LIST", () => benchUnpagedList(env));
 
     if (setupTimeouts > 0)
       notes.push(
