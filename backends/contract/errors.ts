@@ -55,8 +55,9 @@ export class TooOldError extends StorageError {
   readonly requested: Revision;
   readonly oldest: Revision;
 
-  constructor(requested: Revision, oldest: Revision) {
-    super("TooOld", `revision ${requested} has been compacted; the oldest available is ${oldest}`);
+  /** `message` replaces the default when the store knows more about what was lost. */
+  constructor(requested: Revision, oldest: Revision, message?: string) {
+    super("TooOld", message ?? `revision ${requested} has been compacted; the oldest available is ${oldest}`);
     this.requested = requested;
     this.oldest = oldest;
   }

@@ -47,12 +47,6 @@ export interface WatchHost {
   checkRetained(afterRevision: Revision): Promise<void>;
 }
 
-function historyLost(requested: Revision, revision: Revision, message: string): TooOldError {
-  const err = new TooOldError(requested, revision);
-  err.message = message;
-  return err;
-}
-
 export class EtcdWatch implements WatchStream {
   readonly #host: WatchHost;
   readonly #prefix: string;
@@ -273,7 +267,7 @@ export class EtcdWatch implements WatchStream {
     const revision = kv.modRevision;
     if (revision <= this.#promised) {
       this.#fail(
-        historyLost(
+        new TooOldError(
           this.#promised,
           revision,
           `etcd sent revision ${revision} after reporting progress up to ${this.#promised}; re-list`,
@@ -285,7 +279,7 @@ export class EtcdWatch implements WatchStream {
     if (event.type === EVENT_DELETE) {
       if (!prev) {
         this.#fail(
-          historyLost(
+          new TooOldError(
             revision - 1,
             revision,
             `the value of ${kv.key} before revision ${revision} was compacted`,
@@ -297,7 +291,7 @@ export class EtcdWatch implements WatchStream {
     } else {
       if (!prev && kv.createRevision < revision) {
         this.#fail(
-          historyLost(
+          new TooOldError(
             revision - 1,
             revision,
             `the value of ${kv.key} before revision ${revision} was compacted`,
