@@ -1,14 +1,14 @@
 -- wrk script for test/bench/http.ts. Configured through environment variables, because wrk decides
 -- at load time (before init) whether the script is dynamic:
---   BENCH_MODE   get | create | update | delete | echo
+--   BENCH_MODE   get | getn | create | update | delete | echo
 --   BENCH_PATH   the collection path (create), the object path (get, echo), or the collection path
---                that names are appended to (update, delete)
+--                that names are appended to (getn, update, delete)
 --   BENCH_BODY   a file with the request body; "__NAME__" in it is replaced by the object's name and
 --                "__SEQ__" by a number unique to the request (so that every update changes the object:
 --                the registry skips the write of an update that changes nothing)
 --   BENCH_PREFIX object names are BENCH_PREFIX .. n (create, update, delete)
---   BENCH_COUNT  update: cycle through n = 0 .. COUNT-1; create, delete: take names n < COUNT, then
---                stop (0 or unset: no limit)
+--   BENCH_COUNT  update: cycle through n = 0 .. COUNT-1; getn: a random n in 0 .. COUNT-1 per
+--                request; create, delete: take names n < COUNT, then stop (0 or unset: no limit)
 -- done() prints one line "RESULT {json}" with counts and latency percentiles in µs.
 --
 -- Two wrk 4.1 details shape this script:
@@ -87,6 +87,12 @@ if mode == "get" then
   wrk.method = "GET"
   wrk.path = path
   wrk.headers["Accept"] = "application/json"
+elseif mode == "getn" then
+  -- Seeded, so that both sides of a pair read the same sequence of names.
+  math.randomseed(12345)
+  request = function()
+    return wrk.format("GET", path .. "/" .. prefix .. math.random(0, count - 1), accept)
+  end
 elseif mode == "echo" then
   wrk.method = "POST"
   wrk.path = path

@@ -16,6 +16,8 @@
 //       (watch-client.ts, pinned to CPU 1), server CPU per delivery
 //   S9  unpaged LIST of 100k ConfigMaps (20k with --quick)          none: the gateway's peak RSS during
 //                                                                    the list against its RSS before
+//   S11 GET (random names, 50 conns), LIST limit=500, create,      vs the same requests to a gateway
+//       watch start, against a gateway holding 100k ConfigMaps        holding 1k (20k with --quick)
 //
 // Objects: ConfigMaps whose one data value is a Pod-like JSON string (fixtures.ts, ~2.4 KB). Creates
 // use explicit names (prefix + counter) so that the delete runs can take exactly the created names;
@@ -35,7 +37,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Agent, request } from "undici";
+import { Agent, Pool, request } from "undici";
 import { ApiClient } from "../support/api-client.ts";
 import { freePort, type GatewayProcess, startGateway } from "../support/gateway-process.ts";
 import { median, podJson, procMemory, resetPeakRss } from "./fixtures.ts";
@@ -63,12 +65,12 @@ import type { WatchClientConfig, WatchClientResult } from "./watch-client.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
-const SCENARIOS = ["S1", "S2", "S3", "S5", "S7", "S9"] as const;
+const SCENARIOS = ["S1", "S2", "S3", "S5", "S7", "S9", "S11"] as const;
 type ScenarioId = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: node test/bench/http.ts [--quick] [--only=${SCENARIOS.join(",")}] [--cpu-prof=<dir>]
   --quick           shorter runs and fewer pairs (about 2 minutes)
-  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7,S9 as in BENCHMARKS.md)
+  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7,S9,S11 as in BENCHMARKS.md)
   --cpu-prof=<dir>  run the gateway under node --cpu-prof, writing its profile to <dir>`;
 
 let cpuProf: string | undefined;
@@ -236,7 +238,7 @@ async function startBaseline(pki: string): Promise<Baseline> {
 
 // ---- wrk ------------------------------------------------------------------------------------------
 
-type WrkMode = "get" | "echo" | "create" | "update" | "delete";
+type WrkMode = "get" | "getn" | "echo" | "create" | "update" | "delete";
 
 interface WrkSpec {
   readonly port: number;
@@ -1067,6 +1069,205 @@ async function benchUnpagedList(env: Env): Promise<void> {
   }
 }
 
+// ---- S11: cost growth from 1k to 100k objects, over HTTPS ------------------------------------------
+
+const GROWTH_SMALL = 1_000;
+const GROWTH_LARGE = QUICK ? 20_000 : 100_000;
+const GROWTH_CREATES = 2_000;
+const WATCH_STARTS = QUICK ? 100 : 300;
+
+/** A gateway of its own (pinned to CPU 0) holding `count` ConfigMaps `g-0` .. in namespace default. */
+async function growthSide(env: Env, count: number): Promise<Env> {
+  const gw = await startGateway([`--token-auth-file=${await benchTokenFile()}`]);
+  children.add(gw.child);
+  const pid = gw.child.pid as number;
+  pin(pid, 0);
+  const side: Env = { ...env, gw, gwPid: pid, api: new ApiClient(gw.kubeconfig) };
+  const started = now();
+  await parallel(0, count, CONNS, async (n) => {
+    await createObject(side, CM_PATH, configMapJson(NS, `g-${n}`, n, "0"));
+  });
+  progress(
+    `    gateway pid ${pid}: ${count.toLocaleString("en-US")} ConfigMaps created in ${((now() - started) / 1000).toFixed(1)} s`,
+  );
+  return side;
+}
+
+/**
+ * Median time from sending a watch request to its response headers, `n` watches one after another,
+ * each on a connection opened (TLS handshake done) beforehand; all are closed at the end.
+ */
+async function watchStartMs(side: Env, n: number): Promise<number> {
+  const origin = `https://127.0.0.1:${side.gw.port}`;
+  const pool = new Pool(origin, {
+    connections: n,
+    connect: { ca: readFileSync(join(side.gw.dataDir, "pki", "ca.crt"), "utf8") },
+  });
+  const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
+  const open: { destroy(): void }[] = [];
+  try {
+    // n requests in flight at once make the pool open n connections.
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        const res = await pool.request({ method: "GET", path: "/version", headers });
+        await res.body.text();
+      }),
+    );
+    const listed = await expectStatus(side, "GET", `${CM_PATH}?limit=1`, undefined, [200]);
+    const rv = (listed.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const path = `${CM_PATH}?watch=true&resourceVersion=${rv}&timeoutSeconds=60`;
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = now();
+      const res = await pool.request({ method: "GET", path, headers });
+      times.push(now() - t0);
+      open.push(res.body);
+      if (res.statusCode !== 200)
+        throw new Error(`watch ${path}: ${res.statusCode} ${await res.body.text()}`);
+    }
+    return median(times);
+  } finally {
+    for (const body of open) body.destroy();
+    await pool.destroy().catch(() => {});
+  }
+}
+
+/**
+ * S11 as users meet it: the same requests against a gateway holding 1k ConfigMaps and one holding
+ * 100k, alternating. Cost is the inverse of the rate (or the latency, for watch starts); the ratio
+ * is large-store cost over small-store cost, per pair.
+ */
+async function benchGrowth(env: Env): Promise<void> {
+  progress(
+    `S11: two gateways with ${GROWTH_SMALL.toLocaleString("en-US")} and ${GROWTH_LARGE.toLocaleString("en-US")} ConfigMaps`,
+  );
+  const sides: Env[] = [];
+  try {
+    for (const count of [GROWTH_SMALL, GROWTH_LARGE]) sides.push(await growthSide(env, count));
+    const [small, large] = sides as [Env, Env];
+    const sizes = `${GROWTH_LARGE / 1000}k / ${GROWTH_SMALL / 1000}k`;
+    const spec = (side: Env, extra: Omit<WrkSpec, "port" | "pid">): WrkSpec => ({
+      port: side.gw.port,
+      pid: side.gwPid,
+      ...extra,
+    });
+
+    const reads = [
+      {
+        what: `GET a random one of the ConfigMaps, ${CONNS} conns`,
+        target: 1.2,
+        spec: (side: Env, count: number) =>
+          spec(side, {
+            mode: "getn",
+            path: CM_PATH,
+            prefix: "g-",
+            count,
+            connections: CONNS,
+            seconds: CFG.runS,
+          }),
+      },
+      {
+        what: `LIST limit=${LIST_LIMIT} (first page), 1 conn`,
+        target: 1.5,
+        spec: (side: Env) =>
+          spec(side, {
+            mode: "get",
+            path: `${CM_PATH}?limit=${LIST_LIMIT}`,
+            connections: 1,
+            seconds: CFG.runS,
+          }),
+      },
+    ] as const;
+    for (const read of reads) {
+      progress(`S11: ${read.what}, ${CFG.pairs} pairs of ${CFG.runS} s`);
+      const runs: [RunResult[], RunResult[]] = [[], []];
+      for (let i = 0; i < CFG.pairs; i++) {
+        runs[0].push(await warmAndRun(read.spec(small, GROWTH_SMALL), CFG.warmS));
+        runs[1].push(await warmAndRun(read.spec(large, GROWTH_LARGE), CFG.warmS));
+        progress(`    pair ${i + 1}: ${fmtRate(runs[0][i]?.rate ?? 0)} / ${fmtRate(runs[1][i]?.rate ?? 0)}`);
+      }
+      growthRow(read.what, sizes, runs, read.target);
+    }
+
+    progress(`S11: create, ${CONNS} conns, ${CFG.pairs} pairs of ${GROWTH_CREATES} creates`);
+    const creates: [RunResult[], RunResult[]] = [[], []];
+    for (let i = 0; i < CFG.pairs; i++) {
+      for (const [k, side] of [small, large].entries()) {
+        const prefix = `gc${i}-`;
+        const run = await wrk(
+          spec(side, {
+            mode: "create",
+            path: CM_PATH,
+            connections: CONNS,
+            seconds: 4,
+            bodyFile: env.bodyFile,
+            prefix,
+            count: GROWTH_CREATES + 1,
+          }),
+        );
+        creates[k as 0 | 1].push(run);
+        await deleteNames(side, prefix, 1, run.sent);
+      }
+      progress(
+        `    pair ${i + 1}: ${fmtRate(creates[0][i]?.rate ?? 0)} / ${fmtRate(creates[1][i]?.rate ?? 0)}`,
+      );
+    }
+    growthRow(`create (durable), ${CONNS} conns`, sizes, creates, 1.2);
+
+    progress(`S11: watch start (time to response headers), ${CFG.pairs} pairs of ${WATCH_STARTS} watches`);
+    const starts: [number[], number[]] = [[], []];
+    for (let i = 0; i < CFG.pairs; i++) {
+      starts[0].push(await watchStartMs(small, WATCH_STARTS));
+      starts[1].push(await watchStartMs(large, WATCH_STARTS));
+      progress(`    pair ${i + 1}: ${fmtMs(starts[0][i] ?? 0)} / ${fmtMs(starts[1][i] ?? 0)}`);
+    }
+    const ratios = starts[1].map((t, i) => t / (starts[0][i] as number));
+    add({
+      id: "S11",
+      figure: `watch start from a revision (to headers), 1 at a time, ${sizes}`,
+      subject: `${GROWTH_LARGE / 1000}k: p50 ${fmtList(starts[1], fmtMs)}`,
+      baseline: `${GROWTH_SMALL / 1000}k: p50 ${fmtList(starts[0], fmtMs)}`,
+      ratio: fmtRatio(ratios),
+      target: "≤ 1.2",
+      verdict: verdict(median(ratios) <= 1.2),
+    });
+    notes.push(
+      `S11 over HTTPS: two gateways pinned to CPU 0 (one idle while the other runs), each with its own ` +
+        `embedded store; the ratio is the large store's cost (1/rate, or latency) over the small one's, per ` +
+        `pair. The in-process figures of bench:storage isolate the cache itself`,
+    );
+  } finally {
+    for (const side of sides) {
+      await side.gw.stop();
+      children.delete(side.gw.child);
+      await rm(side.gw.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** One S11 row from throughput runs: cost growth = small rate / large rate, per pair. */
+function growthRow(what: string, sizes: string, runs: [RunResult[], RunResult[]], target: number): void {
+  const [small, large] = runs;
+  checkRuns(`S11 ${what} (small)`, small);
+  checkRuns(`S11 ${what} (large)`, large);
+  const ratios = large.map((r, i) => (small[i] as RunResult).rate / r.rate);
+  const cell = (rs: RunResult[]) =>
+    `${fmtList(
+      rs.map((r) => r.rate),
+      fmtRate,
+    )}; p50 ${fmtMs(median(rs.map((r) => r.p50)))}`;
+  add({
+    id: "S11",
+    figure: `${what}, ${sizes}`,
+    subject: `${sizes.split(" / ")[0]}: ${cell(large)}`,
+    baseline: `${sizes.split(" / ")[1]}: ${cell(small)}`,
+    ratio: fmtRatio(ratios),
+    cpu: `${Math.round(median(large.map((r) => r.cpuPerReqUs)))} / ${fmtUs(median(small.map((r) => r.cpuPerReqUs)))}`,
+    target: `≤ ${target}`,
+    verdict: verdict(median(ratios) <= target),
+  });
+}
+
 // ---- main ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -1119,6 +1320,7 @@ async function main(): Promise<void> {
     await section(["S7"], "S7 LIST", () => benchList(env));
     await section(["S5"], "S5 watch fan-out", () => benchFanout(env));
     await section(["S9"], "S9 unpaged LIST", () => benchUnpagedList(env));
+    await section(["S11"], "S11 growth 1k to 100k", () => benchGrowth(env));
 
     if (setupTimeouts > 0)
       notes.push(
