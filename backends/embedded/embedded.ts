@@ -168,8 +168,11 @@ export class EmbeddedStorage implements Storage {
 
   async currentRevision(): Promise<Revision> {
     this.#check();
-    // A read may already see a commit whose event is still on its way to the feed (a microtask
-    // later); never report less than what a get or list could have returned.
+    // With no write in flight every commit has been published, so the counter is the answer
+    // without a read transaction (consistent reads ask this on every request). Otherwise a read
+    // may already see a commit whose event is still on its way to the feed (a microtask later);
+    // never report less than what a get or list could have returned.
+    if (this.#pending.length === 0) return Math.max(this.#published, this.#compacted);
     return Math.max(this.#published, snapshotRevision(this.#dbs, {}));
   }
 
