@@ -10,7 +10,7 @@ import { okLabelValue, validateLabelMap } from "./fast.ts";
 import { parseIP } from "./net.ts";
 import { validateLocalDescendingPath } from "./paths.ts";
 import { validateResourceRequirements } from "./resources.ts";
-import { validateLabelSelector } from "./selectors.ts";
+import { validateLabelSelector, validateNodeSelectorRequirement } from "./selectors.ts";
 import {
   arr,
   dnsLabel,
@@ -18,7 +18,6 @@ import {
   IS_NEGATIVE,
   inclusiveRange,
   type Json,
-  labelValue,
   FIELD_VALUE_NOT_FOUND as NOT_FOUND,
   NOT_POSITIVE,
   num,
@@ -679,47 +678,6 @@ export function validateTolerations(errs: FieldError[], tolerations: readonly un
     }
     if (effect !== "" && !TAINT_EFFECTS.includes(effect))
       errs.push(field.notSupported(`${p}.effect`, effect, TAINT_EFFECTS));
-  }
-}
-
-function validateNodeSelectorRequirement(
-  errs: FieldError[],
-  rq: Json,
-  path: string,
-  checkValues: boolean,
-): void {
-  const values = arr(rq.values);
-  switch (str(rq.operator)) {
-    case "In":
-    case "NotIn":
-      if (values.length === 0)
-        errs.push(field.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case "Exists":
-    case "DoesNotExist":
-      if (values.length > 0)
-        errs.push(
-          field.forbidden(
-            `${path}.values`,
-            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-          ),
-        );
-      break;
-    case "Gt":
-    case "Lt":
-      if (values.length !== 1)
-        errs.push(
-          field.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"),
-        );
-      break;
-    // Any other operator is outside the schema's enum and reported there.
-  }
-  if (rq.key !== undefined) qualifiedName(errs, str(rq.key), `${path}.key`);
-  if (checkValues) {
-    for (let i = 0; i < values.length; i++) {
-      const v = str(values[i]);
-      labelValue(errs, v, `${path}.values[${i}]`);
-    }
   }
 }
 

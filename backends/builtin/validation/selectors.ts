@@ -3,7 +3,7 @@
 import { type FieldError, field } from "../../registry/field-error.ts";
 import { isQualifiedName, isValidLabelValue } from "../../validation/names.ts";
 import { okLabelValue, okQualifiedName, validateLabelMap } from "./fast.ts";
-import { arr, labelValue, obj, qualifiedName, str } from "./util.ts";
+import { arr, type Json, labelValue, obj, qualifiedName, str } from "./util.ts";
 
 /** Field checks of a LabelSelector (absent: nothing to check). */
 export function validateLabelSelector(errs: FieldError[], selector: unknown, path: string): void {
@@ -137,4 +137,49 @@ export function isEmptySelector(selector: unknown): boolean {
   const ml = obj(sel.matchLabels);
   if (ml) for (const _ in ml) return false;
   return arr(sel.matchExpressions).length === 0;
+}
+
+/**
+ * One node selector requirement (pod node affinity, PersistentVolume node affinity): the values
+ * its operator needs, the key; `checkValues` also checks each value as a label value.
+ */
+export function validateNodeSelectorRequirement(
+  errs: FieldError[],
+  rq: Json,
+  path: string,
+  checkValues: boolean,
+): void {
+  const values = arr(rq.values);
+  switch (str(rq.operator)) {
+    case "In":
+    case "NotIn":
+      if (values.length === 0)
+        errs.push(field.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case "Exists":
+    case "DoesNotExist":
+      if (values.length > 0)
+        errs.push(
+          field.forbidden(
+            `${path}.values`,
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          ),
+        );
+      break;
+    case "Gt":
+    case "Lt":
+      if (values.length !== 1)
+        errs.push(
+          field.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"),
+        );
+      break;
+    // Any other operator is outside the schema's enum and reported there.
+  }
+  if (rq.key !== undefined) qualifiedName(errs, str(rq.key), `${path}.key`);
+  if (checkValues) {
+    for (let i = 0; i < values.length; i++) {
+      const v = str(values[i]);
+      labelValue(errs, v, `${path}.values[${i}]`);
+    }
+  }
 }

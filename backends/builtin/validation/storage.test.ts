@@ -139,6 +139,29 @@ describe("PersistentVolume", () => {
       check(id, volume(), () => {}),
       [],
     ));
+  it("refuses node affinity requirements whose values do not fit the operator", () => {
+    const at = "spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]";
+    const expr = (o: Any) => o.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0];
+    assert.deepEqual(
+      check(id, volume(), (o) => (expr(o).values = [])),
+      [[`${at}.values`, "Required", "must be specified when `operator` is 'In' or 'NotIn'"]],
+    );
+    assert.deepEqual(
+      check(id, volume(), (o) => Object.assign(expr(o), { operator: "Gt", values: ["1", "2"] })),
+      [[`${at}.values`, "Required", "must be specified single value when `operator` is 'Lt' or 'Gt'"]],
+    );
+    assert.deepEqual(
+      check(id, volume(), (o) => Object.assign(expr(o), { operator: "Exists", key: "a b" })),
+      [
+        [`${at}.values`, "Forbidden", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"],
+        [
+          `${at}.key`,
+          "Invalid",
+          "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        ],
+      ],
+    );
+  });
   it("refuses missing capacity, access modes and source", () => {
     assert.deepEqual(
       check(id, volume(), (o) => {

@@ -13,7 +13,7 @@ import {
   validatePositiveQuantity,
   validateResourceQuantityValue,
 } from "./resources.ts";
-import { validateLabelSelector } from "./selectors.ts";
+import { validateLabelSelector, validateNodeSelectorRequirement } from "./selectors.ts";
 import {
   arr,
   describeDiff,
@@ -240,33 +240,7 @@ function validateNodeSelectorForVolume(errs: FieldError[], selector: Json, path:
     for (let j = 0; j < exprs.length; j++) {
       const rq = objOrEmpty(exprs[j]);
       const p = `${path}.nodeSelectorTerms[${i}].matchExpressions[${j}]`;
-      const values = arr(rq.values);
-      switch (str(rq.operator)) {
-        case "In":
-        case "NotIn":
-          if (values.length === 0)
-            errs.push(field.required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-          break;
-        case "Exists":
-        case "DoesNotExist":
-          if (values.length > 0)
-            errs.push(
-              field.forbidden(
-                `${p}.values`,
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-              ),
-            );
-          break;
-        case "Gt":
-        case "Lt":
-          if (values.length !== 1)
-            errs.push(
-              field.required(`${p}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"),
-            );
-          break;
-        // Any other operator is outside the schema's enum and reported there.
-      }
-      if (rq.key !== undefined) qualifiedName(errs, str(rq.key), `${p}.key`);
+      validateNodeSelectorRequirement(errs, rq, p, false);
     }
   }
 }
