@@ -11,6 +11,7 @@ import { handleResource } from "./handlers/resource.ts";
 import { Pipeline, type RequestContext } from "./pipeline/index.ts";
 import { type InflightLimits, inflightLimitStage } from "./pipeline/inflight-limit.ts";
 import { type ApiError, errors, toApiError } from "./request/api-error.ts";
+import { discardUnreadBody } from "./request/unread-body.ts";
 import { warningHeader } from "./request/warning.ts";
 
 /** Upstream's limit on request bodies. */
@@ -69,8 +70,12 @@ export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {
   );
 
   app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, req, reply) => {
-    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendError(reply, errors.tooLarge(MAX_BODY_BYTES));
+    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      discardUnreadBody(req.raw, reply);
+      return sendError(reply, errors.tooLarge(MAX_BODY_BYTES));
+    }
     if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" || err.code === "FST_ERR_CTP_EMPTY_TYPE") {
+      discardUnreadBody(req.raw, reply);
       return sendError(reply, errors.unsupportedMediaType(["application/json"]));
     }
     const apiError = toApiError(err);

@@ -1,10 +1,12 @@
 // The REST core over real HTTPS, against the server started as README says: verbs, watch,
 // discovery, errors and namespaces, with the Status bodies clients depend on.
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { connect } from "node:tls";
 import { ApiClient } from "./support/api-client.ts";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
 import { eventually } from "./support/watch.ts";
@@ -271,6 +273,60 @@ describe("REST verbs over HTTPS", () => {
   });
 });
 
+const MIB = 1024 * 1024;
+
+/**
+ * Send requests on one TLS connection (each head, then `bodyBytes` of "x" in 64 KiB writes) and
+ * collect the status codes of the answers until every request has one, or the server closes the
+ * connection, or 10 s pass.
+ */
+async function rawExchange(
+  server: GatewayProcess,
+  requests: { head: string; bodyBytes: number }[],
+): Promise<{ responses: number[]; closed: boolean }> {
+  const ca = await readFile(join(server.dataDir, "pki", "ca.crt"), "utf8");
+  const socket = connect({ host: "127.0.0.1", port: server.port, ca, servername: "localhost" });
+  await once(socket, "secureConnect");
+  const responses: number[] = [];
+  let text = "";
+  let closed = false;
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 10_000);
+    const finish = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      for (const m of text.matchAll(/HTTP\/1\.1 (\d{3}) /g)) responses.push(Number(m[1]));
+      text = text.slice(text.lastIndexOf("HTTP/1.1 ") + 9);
+      if (responses.length >= requests.length) finish();
+    });
+    socket.on("close", () => {
+      closed = true;
+      finish();
+    });
+    socket.on("error", () => {});
+  });
+  const piece = Buffer.alloc(64 * 1024, "x");
+  for (const r of requests) {
+    if (closed) break;
+    socket.write(r.head);
+    for (let sent = 0; sent < r.bodyBytes && !closed; sent += piece.length) {
+      if (!socket.write(piece.subarray(0, Math.min(piece.length, r.bodyBytes - sent))))
+        // A reset while writing is an outcome here, not a test error: `once` rejects on it.
+        await Promise.race([once(socket, "drain"), once(socket, "close")]).catch(() => {});
+    }
+  }
+  await done;
+  if (!closed) {
+    // Give a server that is about to close the connection a moment to do so.
+    await Promise.race([once(socket, "close").catch(() => {}), new Promise((r) => setTimeout(r, 300))]);
+  }
+  socket.destroy();
+  return { responses, closed };
+}
+
 describe("bad input gets a 4xx Status and changes nothing", () => {
   it("malformed bodies, wrong types, oversized bodies, unknown resources", async () => {
     assertStatus(await api.call("POST", CM, { raw: "{not json" }), 400, "BadRequest");
@@ -299,6 +355,29 @@ describe("bad input gets a 4xx Status and changes nothing", () => {
     assertStatus(await api.call("GET", "/api/v1/namespaces/default/widgets"), 404, "NotFound");
     assertStatus(await api.call("GET", "/apis/nope.example.com/v1/things"), 404, "NotFound");
     assertStatus(await api.call("GET", CM, { accept: "application/xml" }), 406, "NotAcceptable");
+  });
+
+  it("a refused oversized body is read and dropped: the 413 arrives and the connection serves the next request", async () => {
+    const { responses, closed } = await rawExchange(gw, [
+      {
+        head: `POST ${CM} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${4 * MIB}\r\n\r\n`,
+        bodyBytes: 4 * MIB,
+      },
+      { head: "GET /version HTTP/1.1\r\nhost: x\r\n\r\n", bodyBytes: 0 },
+    ]);
+    assert.deepEqual(responses, [413, 200]);
+    assert.equal(closed, false);
+  });
+
+  it("a refused body going on past the discard bound ends in a closed connection", async () => {
+    const { responses, closed } = await rawExchange(gw, [
+      {
+        head: `POST ${CM} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${64 * MIB}\r\n\r\n`,
+        bodyBytes: 24 * MIB,
+      },
+    ]);
+    assert.deepEqual(responses, [413]);
+    assert.equal(closed, true);
   });
 
   it("resourceVersion, resourceVersionMatch and continue combinations", async () => {
