@@ -4,6 +4,7 @@
 // authorizer chain that guards requests.
 import type { Naming } from "../../backends/naming/index.ts";
 import type { FieldError, JsonObject } from "../../backends/registry/index.ts";
+import { asObject as obj, asString as str } from "../../backends/schema/structural/index.ts";
 import type { Attributes, Authorizer, RulesResult } from "../../plugins/authorization/index.ts";
 import type { UserInfo } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
@@ -11,14 +12,6 @@ import type { VirtualResource } from "../routing/resources.ts";
 import { reviewResponse, reviewSchema } from "./schema.ts";
 
 type Obj = Record<string, unknown>;
-
-function obj(value: unknown): Obj | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];

@@ -2,6 +2,8 @@
 // ValidatingAdmissionPolicy: upstream's rule matcher (operations, groups, versions, resources with
 // `*`, `*/*`, `pods/*`, `*/status`, scope, resource names), matchPolicy Equivalent over the other
 // served versions of the resource, and the namespace and object label selectors.
+
+import { objectOrEmpty as obj, asStrings as strings } from "../../backends/schema/structural/index.ts";
 import { labelSelectorFromObject } from "../../backends/selection/index.ts";
 import type { ObjectAccess } from "../objects/index.ts";
 import type { Attributes, JsonObject } from "./contract.ts";
@@ -18,9 +20,6 @@ export interface Rule {
 }
 
 const anyOf = (values: readonly string[], value: string) => values.includes("*") || values.includes(value);
-const obj = (v: unknown): JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : []);
 
 /** A rule from its JSON form, with upstream's default scope. */
 export function ruleOf(raw: unknown): Rule {

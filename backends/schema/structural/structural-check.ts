@@ -10,7 +10,7 @@ import { RE2JS } from "re2js";
 import { jsonEqual } from "../../common/json.ts";
 import { type FieldError, field, formatFieldError } from "../../registry/field-error.ts";
 import { objectMetaDecodeError, validateEmbeddedResource } from "./embedded-meta.ts";
-import { copyJson, isJsonObject } from "./json-value.ts";
+import { copyJson, isJsonObject, asArray as list, asObject as obj, asString as str } from "./json-value.ts";
 import { compileNode, type SchemaNode } from "./node.ts";
 import { INDEX, MAP_KEY, PathStack, PROPERTY } from "./path-stack.ts";
 import { pruneNode } from "./prune.ts";
@@ -27,18 +27,6 @@ export interface SchemaCheckOptions {
 const child = (path: string, name: string): string => (path === "" ? name : `${path}.${name}`);
 const key = (path: string, k: string): string => `${path}[${k}]`;
 const index = (path: string, i: number): string => `${path}[${i}]`;
-
-function obj(value: unknown): Json | undefined {
-  return isJsonObject(value) ? value : undefined;
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
 
 function props(s: Json): [string, Json][] {
   const p = obj(s.properties);

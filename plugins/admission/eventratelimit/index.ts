@@ -1,6 +1,7 @@
 // EventRateLimit: core Events created or updated faster than their token buckets allow are
 // refused with 429, per server, namespace, user, or event source and involved object.
 import { Counter } from "prom-client";
+import { objectOrEmpty as obj, asString as str } from "../../../backends/schema/structural/index.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../index.ts";
 import { AdmissionError, sharedMetric } from "../index.ts";
 import { type Buckets, LocalBuckets } from "./buckets.ts";
@@ -14,10 +15,6 @@ export {
   type Limit,
   type LimitType,
 } from "./config.ts";
-
-const str = (v: unknown) => (typeof v === "string" ? v : "");
-const obj = (v: unknown) =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** The bucket a request draws from, for each limit type (upstream's keys). */
 function keyOf(type: LimitType, a: Attributes): string {

@@ -1,10 +1,11 @@
 // NodeRestriction: a kubelet (`system:node:<name>` in `system:nodes`) may only touch its own Node,
 // its own pods (creating only mirror pods), and objects tied to them.
+
+import { objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../contract.ts";
 import { AdmissionError, forbidden } from "../errors.ts";
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
 
 const sorted = (o: Obj): [string, unknown][] => Object.entries(o).sort(([x], [y]) => (x < y ? -1 : 1));

@@ -1,12 +1,13 @@
 // OwnerReferencesPermissionEnforcement: setting an owner reference needs `delete` on the object,
 // and blocking an owner's deletion needs `update` on the owner's `finalizers` subresource.
+
+import { objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import type { Attributes as AuthzAttributes } from "../../authorization/index.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../contract.ts";
 import { forbidden } from "../errors.ts";
 import { type KindResolver, kindResolver } from "./kinds.ts";
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
 const refs = (o: unknown): Obj[] => {
   const r = obj(obj(o).metadata).ownerReferences;
   return Array.isArray(r) ? r.map(obj) : [];

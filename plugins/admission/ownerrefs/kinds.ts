@@ -1,10 +1,8 @@
 // Owner kind → resource: built-in kinds from the catalog, custom kinds from the stored CRDs.
 import { builtinKinds, builtinRbacKinds } from "../../../backends/builtin/index.ts";
 import type { Naming } from "../../../backends/naming/index.ts";
+import { objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import type { ObjectAccess } from "../../objects/index.ts";
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
 
 export type KindResolver = (group: string, kind: string) => Promise<string | undefined>;
 

@@ -1,5 +1,7 @@
 // ServiceAccount (spec "Service accounts"): defaults a pod's account, refuses unknown accounts,
 // projects the API token volume into every container and copies the account's pull secrets.
+
+import { asObject as obj } from "../../../backends/schema/structural/index.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../contract.ts";
 import { forbidden } from "../errors.ts";
 
@@ -10,8 +12,6 @@ export const VOLUME_PREFIX = "kube-api-access-";
 /** Upstream's token lifetime: an hour plus a little, so clients refreshing hourly never hit expiry. */
 export const TOKEN_EXPIRATION_SECONDS = 3607;
 
-const obj = (v: unknown): Obj | undefined =>
-  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined;
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter((x): x is Obj => obj(x) !== undefined) : []);
 
 function randomSuffix(): string {

@@ -1,6 +1,8 @@
 // ValidatingAdmissionPolicy: every binding whose policy and match criteria take in the request has
 // the policy's CEL validations evaluated against it (with the binding's parameter object), and
 // each failure denied, warned about or audited as the binding's validationActions say.
+
+import { objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import {
   COST_LIMIT_EXCEEDED_MESSAGE,
   MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
@@ -58,9 +60,6 @@ const MATCH_CONDITIONS_COST_BUDGET = 2_500_000;
 const OUT_OF_BUDGET =
   "validation failed due to running out of cost budget, no further validation rules will be run";
 const ALWAYS_DENY: readonly string[] = ["Deny"];
-
-const obj = (v: unknown): JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
 
 /** The version the criteria take the request in at, or undefined. */
 async function matches(m: MatchResources, a: Attributes, env: PluginEnv): Promise<string | undefined> {

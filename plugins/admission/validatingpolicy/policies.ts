@@ -1,5 +1,7 @@
 // ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding objects as the plugin uses them:
 // matching criteria, parameters, and each expression compiled once per object revision.
+
+import { asArray as list, objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import type { Program } from "../../cel/index.ts";
 import type { JsonObject } from "../index.ts";
 import { type Rule, ruleOf } from "../matching.ts";
@@ -46,9 +48,6 @@ export interface Binding {
   readonly validationActions: readonly string[];
 }
 
-const obj = (v: unknown): JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown, fallback = ""): string => (typeof v === "string" ? v : fallback);
 
 /** Audit annotation values may be strings or null, so they are compiled with no result type. */

@@ -3,6 +3,11 @@
 // `params` by the parameter kind's), the problems written as warnings into the policy's status.
 // 1.27 checks the validations' expressions only (not messageExpressions).
 
+import {
+  asArray as list,
+  objectOrEmpty as obj,
+  asStrings as strings,
+} from "../../../backends/schema/structural/index.ts";
 import { compile } from "../../cel/index.ts";
 import type { JsonObject, ResourceCatalog, ResourceInfo } from "../index.ts";
 import { admissionEnvironment } from "./environment.ts";
@@ -14,11 +19,6 @@ export interface ExpressionWarning {
   readonly fieldRef: string;
   readonly warning: string;
 }
-
-const obj = (v: unknown): JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === "string");
 
 /**
  * The kinds the policy's rules name, sorted by group, version and kind: a rule with a wildcard group

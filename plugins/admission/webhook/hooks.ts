@@ -1,5 +1,11 @@
 // The webhooks of Mutating/ValidatingWebhookConfiguration objects, read once per change of the
 // configurations and kept in the order they are called: by configuration name, then as listed.
+
+import {
+  asArray as list,
+  objectOrEmpty as obj,
+  asStrings as strings,
+} from "../../../backends/schema/structural/index.ts";
 import type { LocalInformer } from "../../objects/index.ts";
 import type { JsonObject } from "../index.ts";
 import { type Rule, ruleOf } from "../matching.ts";
@@ -39,10 +45,6 @@ export interface Webhook {
   readonly reinvocationPolicy: "Never" | "IfNeeded";
 }
 
-const obj = (v: unknown): JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === "string");
 const str = (v: unknown, fallback = ""): string => (typeof v === "string" ? v : fallback);
 
 /** The webhooks of one stored configuration, with upstream's defaults for anything missing. */

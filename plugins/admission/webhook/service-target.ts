@@ -2,8 +2,8 @@
 // EndpointSlices (the port of the slice that matches the Service port's name), or an
 // ExternalName Service's host; TLS checks the name `<service>.<namespace>.svc`.
 import type { Naming } from "../../../backends/naming/index.ts";
+import { asArray as list, objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import type { ObjectAccess } from "../../objects/index.ts";
-import type { JsonObject } from "../index.ts";
 import { CallError } from "./call-error.ts";
 import type { ServiceReference } from "./hooks.ts";
 
@@ -11,10 +11,6 @@ export interface Target {
   readonly server: string;
   readonly tlsServerName?: string;
 }
-
-const obj = (v: unknown): JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** The ready addresses a Service reference may be called at (all of them; callers pick one). */
 export async function serviceTargets(

@@ -3,6 +3,7 @@
 // label domain; legacy (Secret-based) tokens use flat `<domain>/serviceaccount/...` claims and a
 // fixed issuer.
 import type { Naming } from "../../../backends/naming/index.ts";
+import { asString as str } from "../../../backends/schema/structural/index.ts";
 import type { UserInfo } from "../../../gateway/pipeline/index.ts";
 
 export interface ObjectRef {
@@ -94,10 +95,6 @@ export function legacyTokenClaims(
     [names.serviceAccountUid]: serviceAccount.uid,
     sub: serviceAccountUsername(serviceAccount.namespace, serviceAccount.name),
   };
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
 }
 
 function ref(value: unknown): ObjectRef | undefined {

@@ -4,6 +4,7 @@
 // Invalid with field causes, Conflict), which the gateway already maps to Status objects.
 import type { Naming } from "../../../backends/naming/index.ts";
 import { type FieldError, field, type JsonObject, RegistryError } from "../../../backends/registry/index.ts";
+import { asString as str } from "../../../backends/schema/structural/index.ts";
 import type { ApiObject, ObjectAccess } from "../../objects/index.ts";
 import { boundTokenClaims, type ObjectRef } from "./claims.ts";
 import type { ServiceAccountTokenSigner } from "./signer.ts";
@@ -39,10 +40,6 @@ const BINDABLE: Record<string, { group: string; resource: string; kind: string }
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
 }
 
 /** RFC 3339 with whole seconds, as API timestamps are written. */

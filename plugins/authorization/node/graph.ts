@@ -2,6 +2,7 @@
 // its references to its node's counted set, so a decision is one or two map lookups; a pod that
 // changes, moves or goes away takes its references back.
 
+import { asObject as obj, asString as str } from "../../../backends/schema/structural/index.ts";
 import { podReferences } from "./pod-references.ts";
 
 type Json = Record<string, unknown>;
@@ -14,14 +15,6 @@ export type VertexType =
   | "persistentvolumeclaim"
   | "persistentvolume"
   | "serviceaccount";
-
-function obj(value: unknown): Json | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
 
 // Names never hold NUL, so the joined key is unambiguous.
 function vertex(type: VertexType, namespace: string, name: string): string {

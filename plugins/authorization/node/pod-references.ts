@@ -1,16 +1,10 @@
+import { asObject as obj, asString as str } from "../../../backends/schema/structural/index.ts";
+
 // What a pod makes its node need: the secrets, config maps and claims its volumes, environment
 // and image pulls name, and the service account it runs as. Objects are read defensively: a
 // malformed pod yields fewer references, never an exception.
 
 type Json = Record<string, unknown>;
-
-function obj(value: unknown): Json | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
 
 function objects(value: unknown): Json[] {
   if (!Array.isArray(value)) return [];

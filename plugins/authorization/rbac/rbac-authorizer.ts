@@ -4,6 +4,7 @@
 // indexed by the user names and groups they name, kept current from informer events, so a
 // decision looks only at the bindings of the asking user, whatever the number of bindings.
 import type { Naming } from "../../../backends/naming/index.ts";
+import { asString as str } from "../../../backends/schema/structural/index.ts";
 import type { UserInfo } from "../../../gateway/pipeline/index.ts";
 import type { ApiObject, InformerEvent, ObjectAccess } from "../../objects/index.ts";
 import type {
@@ -41,10 +42,6 @@ interface Binding {
 }
 
 const SA_PREFIX = "system:serviceaccount:";
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
 
 function toBinding(kind: Binding["kind"], object: ApiObject): Binding {
   const namespace = kind === "RoleBinding" ? (object.metadata.namespace ?? "") : "";
