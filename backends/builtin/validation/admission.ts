@@ -1,7 +1,7 @@
 // Mutating and validating webhook configurations: hook names, rules, side effects, timeouts,
 // where to call (a URL or a service) and the AdmissionReview versions a hook understands.
 
-import { compileAdmission } from "../../../plugins/admission/validatingpolicy/index.ts";
+import { compileAdmission } from "../../../plugins/admission/cel/index.ts";
 import { type FieldError, field } from "../../registry/field-error.ts";
 import { isDNS1123Subdomain, isQualifiedName } from "../../validation/names.ts";
 import { isValidPortNum } from "./pod-spec.ts";

@@ -9,6 +9,7 @@ import {
   PER_CALL_LIMIT,
   RUNTIME_CEL_COST_BUDGET,
 } from "../../cel/index.ts";
+import { AdmissionEvaluator, AuthorizationSession, requestValue } from "../cel/index.ts";
 import {
   AdmissionError,
   type AdmissionPlugin,
@@ -19,7 +20,6 @@ import {
   type PluginEnv,
 } from "../index.ts";
 import { matchingVersion, namespaceSelectorMatches, objectSelectorMatches } from "../matching.ts";
-import { AdmissionEvaluator, AuthorizationSession, requestValue } from "./environment.ts";
 import {
   type Binding,
   bindingOf,

@@ -3,9 +3,9 @@
 
 import { asArray as list, objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import type { Program } from "../../cel/index.ts";
+import { compileAdmission } from "../cel/index.ts";
 import type { JsonObject } from "../index.ts";
 import { type Rule, ruleOf } from "../matching.ts";
-import { compileAdmission } from "./environment.ts";
 
 export interface MatchResources {
   readonly namespaceSelector: unknown;

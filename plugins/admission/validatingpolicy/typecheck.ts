@@ -9,8 +9,8 @@ import {
   asStrings as strings,
 } from "../../../backends/schema/structural/index.ts";
 import { compile } from "../../cel/index.ts";
+import { admissionEnvironment } from "../cel/index.ts";
 import type { JsonObject, ResourceCatalog, ResourceInfo } from "../index.ts";
-import { admissionEnvironment } from "./environment.ts";
 
 /** Upstream checks a handful of kinds at most. */
 const MAX_KINDS = 10;

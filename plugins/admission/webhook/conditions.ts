@@ -5,13 +5,8 @@
 
 import type { Authorizer } from "../../authorization/index.ts";
 import { PER_CALL_LIMIT, type Program } from "../../cel/index.ts";
+import { AdmissionEvaluator, AuthorizationSession, compileAdmission, requestValue } from "../cel/index.ts";
 import { type Attributes, objectAtVersion } from "../index.ts";
-import {
-  AdmissionEvaluator,
-  AuthorizationSession,
-  compileAdmission,
-  requestValue,
-} from "../validatingpolicy/index.ts";
 import type { MatchCondition } from "./hooks.ts";
 
 export type ConditionOutcome = { readonly matched: boolean } | { readonly error: string };
