@@ -1,7 +1,7 @@
 // Min, max and limit-to-request ratio checks of one resource, with upstream's messages. Values are
 // compared as upstream does: in whole thousandths rounded up, or in whole units when that could
 // overflow.
-import { quantities } from "../resourcequota/index.ts";
+import { quantities } from "../resourcelist/index.ts";
 
 type Quantity = quantities.Quantity;
 type ResourceList = quantities.ResourceList;

@@ -5,7 +5,7 @@
 import type { ApiObject } from "../../objects/index.ts";
 import type { AdmissionPlugin, Attributes, JsonObject, PluginEnv } from "../index.ts";
 import { badRequest, forbidden } from "../index.ts";
-import { quantities } from "../resourcequota/index.ts";
+import { quantities } from "../resourcelist/index.ts";
 import {
   aggregate,
   maxConstraint,

@@ -1,6 +1,6 @@
 // A pod's totals as LimitRanger bounds them: its containers summed, each init container a floor.
 import type { JsonObject } from "../index.ts";
-import { addLists, maxInto, quantities } from "../resourcequota/index.ts";
+import { addLists, maxInto, quantities } from "../resourcelist/index.ts";
 
 type ResourceList = quantities.ResourceList;
 

@@ -1,10 +1,6 @@
 // One write against the namespace's quotas (upstream's CheckRequest): which quotas it falls under,
 // what it adds to their usage, and the refusals when a quota would be exceeded or cannot judge.
 import type { AdmissionError, Attributes, JsonObject } from "../index.ts";
-import type { LimitedResource } from "./config.ts";
-import type { Evaluator, ScopeSelector } from "./evaluators.ts";
-import { asArray, asObject } from "./pods.ts";
-import { type ResourceList, resourceList, sign } from "./quantity.ts";
 import {
   addLists,
   lessThanOrEqual,
@@ -15,7 +11,11 @@ import {
   removeZeros,
   subtractLists,
   subtractNonNegative,
-} from "./resources.ts";
+} from "../resourcelist/lists.ts";
+import { type ResourceList, resourceList, sign } from "../resourcelist/quantity.ts";
+import type { LimitedResource } from "./config.ts";
+import type { Evaluator, ScopeSelector } from "./evaluators.ts";
+import { asArray, asObject } from "./pods.ts";
 
 /** A quota as admission judges it: the hard limits and usage its status records. */
 export interface QuotaState {

@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { naming } from "../../../backends/naming/index.ts";
 import type { JsonObject } from "../index.ts";
+import { prettyPrint } from "../resourcelist/lists.ts";
+import { QuantityError, toJson } from "../resourcelist/quantity.ts";
 import { checkRequest, quotaState } from "./check.ts";
 import { EvaluatorRegistry, objectCountName } from "./evaluators.ts";
 import { KeyedMutex } from "./mutex.ts";
-import { QuantityError, toJson } from "./quantity.ts";
-import { prettyPrint } from "./resources.ts";
 
 const k8s = naming("kubernetes");
 const usage = (registry: EvaluatorRegistry, resource: string, object: JsonObject, group = "") =>

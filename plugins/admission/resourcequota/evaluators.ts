@@ -4,6 +4,16 @@
 import { isExtendedResource, isNativeResource } from "../../../backends/builtin/validation/resources.ts";
 import type { Naming } from "../../../backends/naming/index.ts";
 import type { Attributes, JsonObject } from "../index.ts";
+import { addLists } from "../resourcelist/lists.ts";
+import {
+  compareQuantities,
+  fromJson,
+  type Quantity,
+  quantity,
+  type ResourceList,
+  roundUpToInteger,
+  ZERO,
+} from "../resourcelist/quantity.ts";
 import {
   asArray,
   asObject,
@@ -16,16 +26,6 @@ import {
   podRequests,
   usesCrossNamespaceAffinity,
 } from "./pods.ts";
-import {
-  compareQuantities,
-  fromJson,
-  type Quantity,
-  quantity,
-  type ResourceList,
-  roundUpToInteger,
-  ZERO,
-} from "./quantity.ts";
-import { addLists } from "./resources.ts";
 
 export interface ScopeSelector {
   readonly scopeName: string;

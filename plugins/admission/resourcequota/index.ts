@@ -6,8 +6,6 @@ export { charge, checkRequest, type QuotaState, quotaState } from "./check.ts";
 export { type LimitedResource, parseConfig, type QuotaConfig } from "./config.ts";
 export { type Evaluator, EvaluatorRegistry, objectCountName, type ScopeSelector } from "./evaluators.ts";
 export { createResourceQuota, type ResourceQuotaOptions } from "./plugin.ts";
-export * as quantities from "./quantity.ts";
-export { addLists, maxInto, prettyPrint, subtractLists } from "./resources.ts";
 
 export const registration: PluginRegistration = {
   name: PLUGIN_NAME,

@@ -7,14 +7,14 @@ import { RegistryError } from "../../../backends/registry/index.ts";
 import type { ApiObject } from "../../objects/index.ts";
 import type { AdmissionPlugin, Attributes, JsonObject, PluginEnv } from "../index.ts";
 import { AdmissionError, badRequest, forbidden, internalError } from "../index.ts";
+import { addLists, equalLists, mask } from "../resourcelist/lists.ts";
+import { QuantityError, type ResourceList, resourceList, toJson, ZERO } from "../resourcelist/quantity.ts";
 import { charge, checkRequest, quotaSelectors, quotaState, type Refuse } from "./check.ts";
 import { parseConfig } from "./config.ts";
 import { type Evaluator, EvaluatorRegistry } from "./evaluators.ts";
 import { KeyedMutex } from "./mutex.ts";
 import { PendingCharges } from "./pending.ts";
 import { asObject } from "./pods.ts";
-import { QuantityError, type ResourceList, resourceList, toJson, ZERO } from "./quantity.ts";
-import { addLists, equalLists, mask } from "./resources.ts";
 
 export const PLUGIN_NAME = "ResourceQuota";
 

@@ -2,8 +2,15 @@
 // finished its compute requests and limits, summed over containers with init containers as a
 // floor and the runtime overhead added; plus the scopes a pod can match.
 import type { JsonObject } from "../index.ts";
-import { add, compareQuantities, quantity, type ResourceList, resourceList, ZERO } from "./quantity.ts";
-import { maxInto } from "./resources.ts";
+import { maxInto } from "../resourcelist/lists.ts";
+import {
+  add,
+  compareQuantities,
+  quantity,
+  type ResourceList,
+  resourceList,
+  ZERO,
+} from "../resourcelist/quantity.ts";
 
 export function asObject(v: unknown): JsonObject | undefined {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined;

@@ -1,5 +1,5 @@
-// Resource list algebra as quota uses it (upstream's quota/v1 resources helpers): sums, masks,
-// comparisons and the `name=value,...` form refusals print.
+// Resource list algebra as quota and limit ranges use it (upstream's quota/v1 resources helpers):
+// sums, masks, comparisons and the `name=value,...` form refusals print.
 import {
   add,
   compareQuantities,
