@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { it } from "node:test";
 import { naming } from "../../backends/naming/index.ts";
 import { ApiError } from "../request/api-error.ts";
-import { distinctHeaders, impersonationRequests, splitServiceAccountUsername } from "./requests.ts";
+import {
+  asksImpersonation,
+  distinctHeaders,
+  impersonationRequests,
+  splitServiceAccountUsername,
+} from "./requests.ts";
 
 const n = naming("kubernetes");
 const gv = `${n.group("authentication")}/v1`;
@@ -91,4 +96,11 @@ it("keeps repeated header lines apart (Node would join them with commas)", () =>
   });
   assert.deepEqual(headers["impersonate-group"], ["a,b", "c"]);
   assert.deepEqual(distinctHeaders({ headers: { a: "1", b: ["2", "3"] } }), { a: ["1"], b: ["2", "3"] });
+});
+
+it("asksImpersonation looks for any impersonate-* header name", () => {
+  assert.equal(asksImpersonation({ authorization: "Bearer x", accept: "*/*" }), false);
+  assert.equal(asksImpersonation({ "impersonate-user": "jane" }), true);
+  assert.equal(asksImpersonation({ "impersonate-extra-scopes": "a" }), true);
+  assert.equal(asksImpersonation({ "x-impersonate-user": "jane" }), false);
 });

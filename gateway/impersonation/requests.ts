@@ -73,6 +73,12 @@ function describe(requests: readonly ImpersonationRequest[], authenticationGroup
   return `[${shown.join(" ")}]`;
 }
 
+/** Whether any header asks for impersonation: a cheap look at Node's parsed header names. */
+export function asksImpersonation(headers: Readonly<Record<string, unknown>>): boolean {
+  for (const name in headers) if (name.startsWith("impersonate-")) return true;
+  return false;
+}
+
 /**
  * The impersonation the headers ask for; empty when they ask for none. Groups, extras or a UID
  * without `Impersonate-User` are a 400.

@@ -9,6 +9,7 @@ import { forbidden } from "../authorization/forbidden.ts";
 import type { RequestContext, Stage, UserInfo } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
 import {
+  asksImpersonation,
   distinctHeaders,
   IMPERSONATE_EXTRA_PREFIX,
   IMPERSONATE_GROUP,
@@ -61,6 +62,8 @@ export function impersonationStage(authorizer: Authorizer, naming: Naming): Stag
   return {
     name: "impersonation",
     async run(ctx: RequestContext) {
+      // Most requests impersonate nobody; building the per-line header lists costs more than this.
+      if (!asksImpersonation(ctx.req.raw.headers)) return;
       const headers = distinctHeaders(ctx.req.raw);
       const requests = impersonationRequests(headers, naming);
       if (requests.length === 0) return;
