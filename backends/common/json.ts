@@ -18,6 +18,16 @@ export function asArray(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+/** The value as an object, or a new empty one (callers may fill it). */
+export function objectOrEmpty(value: unknown): JsonObject {
+  return asObject(value) ?? {};
+}
+
+/** The strings of an array, other items left out; none when it is not an array. */
+export function asStrings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((x): x is string => typeof x === "string") : [];
+}
+
 /** The object's `metadata`, or an empty object. */
 export function metadataOf(object: JsonObject): JsonObject {
   return asObject(object.metadata) ?? {};

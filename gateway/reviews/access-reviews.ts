@@ -2,9 +2,10 @@
 // wide), LocalSubjectAccessReview (any user, one namespace), SelfSubjectAccessReview (the
 // caller) and SelfSubjectRulesReview (the caller's rules in a namespace). Each asks the same
 // authorizer chain that guards requests.
+
+import { asObject as obj, asString as str } from "../../backends/common/json.ts";
 import type { Naming } from "../../backends/naming/index.ts";
 import type { FieldError, JsonObject } from "../../backends/registry/index.ts";
-import { asObject as obj, asString as str } from "../../backends/schema/structural/index.ts";
 import type { Attributes, Authorizer, RulesResult } from "../../plugins/authorization/index.ts";
 import type { UserInfo } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";

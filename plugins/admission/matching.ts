@@ -3,7 +3,7 @@
 // `*`, `*/*`, `pods/*`, `*/status`, scope, resource names), matchPolicy Equivalent over the other
 // served versions of the resource, and the namespace and object label selectors.
 
-import { objectOrEmpty as obj, asStrings as strings } from "../../backends/schema/structural/index.ts";
+import { objectOrEmpty as obj, asStrings as strings } from "../../backends/common/json.ts";
 import { labelSelectorFromObject } from "../../backends/selection/index.ts";
 import type { ObjectAccess } from "../objects/index.ts";
 import type { Attributes, JsonObject } from "./contract.ts";

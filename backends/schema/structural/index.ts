@@ -4,15 +4,6 @@ export { applyDefaults, type CompiledSchema, compileSchema, pruneValue } from ".
 export { defaultNode } from "./default.ts";
 export { objectMetaDecodeError, validateEmbeddedResource } from "./embedded-meta.ts";
 export { type FormatCheck, formatCheck, normalizeFormat } from "./formats.ts";
-export {
-  asArray,
-  asObject,
-  asString,
-  asStrings,
-  copyJson,
-  isJsonObject,
-  objectOrEmpty,
-} from "./json-value.ts";
 export { type CompileOptions, compileNode, type SchemaNode } from "./node.ts";
 export { dropNullsNode, type PruneOptions, pruneNode } from "./prune.ts";
 export {

@@ -25,31 +25,3 @@ export function canonicalJson(value: unknown): string {
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
-// Readers for values of unknown shape (decoded bodies, stored objects): the value when it has the
-// type, else Go's zero value. Each call returns a fresh empty container, so callers may fill it.
-
-/** The value as an object, or undefined. */
-export function asObject(value: unknown): Record<string, unknown> | undefined {
-  return isJsonObject(value) ? value : undefined;
-}
-
-/** The value as an object, or a new empty one. */
-export function objectOrEmpty(value: unknown): Record<string, unknown> {
-  return isJsonObject(value) ? value : {};
-}
-
-/** The string, or "". */
-export function asString(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
-/** The array, or a new empty one. */
-export function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** The strings of an array, other items left out; none when it is not an array. */
-export function asStrings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((x): x is string => typeof x === "string") : [];
-}

@@ -7,10 +7,10 @@
 //   and map types, list-map keys, x-kubernetes-validations entries without CEL).
 // CEL compilation and cost estimation of x-kubernetes-validations belong to the CEL module.
 import { RE2JS } from "re2js";
-import { jsonEqual } from "../../common/json.ts";
+import { jsonEqual, asArray as list, asObject as obj, asString as str } from "../../common/json.ts";
 import { type FieldError, field, formatFieldError } from "../../registry/field-error.ts";
 import { objectMetaDecodeError, validateEmbeddedResource } from "./embedded-meta.ts";
-import { copyJson, isJsonObject, asArray as list, asObject as obj, asString as str } from "./json-value.ts";
+import { copyJson, isJsonObject } from "./json-value.ts";
 import { compileNode, type SchemaNode } from "./node.ts";
 import { INDEX, MAP_KEY, PathStack, PROPERTY } from "./path-stack.ts";
 import { pruneNode } from "./prune.ts";

@@ -1,7 +1,7 @@
 // EventRateLimit: core Events created or updated faster than their token buckets allow are
 // refused with 429, per server, namespace, user, or event source and involved object.
 import { Counter } from "prom-client";
-import { objectOrEmpty as obj, asString as str } from "../../../backends/schema/structural/index.ts";
+import { objectOrEmpty as obj, asString as str } from "../../../backends/common/json.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../index.ts";
 import { AdmissionError, sharedMetric } from "../index.ts";
 import { type Buckets, LocalBuckets } from "./buckets.ts";

@@ -1,7 +1,7 @@
 // NodeRestriction: a kubelet (`system:node:<name>` in `system:nodes`) may only touch its own Node,
 // its own pods (creating only mirror pods), and objects tied to them.
 
-import { objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
+import { objectOrEmpty as obj } from "../../../backends/common/json.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../contract.ts";
 import { AdmissionError, forbidden } from "../errors.ts";
 

@@ -1,7 +1,7 @@
 // OwnerReferencesPermissionEnforcement: setting an owner reference needs `delete` on the object,
 // and blocking an owner's deletion needs `update` on the owner's `finalizers` subresource.
 
-import { objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
+import { objectOrEmpty as obj } from "../../../backends/common/json.ts";
 import type { Attributes as AuthzAttributes } from "../../authorization/index.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../contract.ts";
 import { forbidden } from "../errors.ts";

@@ -1,7 +1,7 @@
 // Owner kind → resource: built-in kinds from the catalog, custom kinds from the stored CRDs.
 import { builtinKinds, builtinRbacKinds } from "../../../backends/builtin/index.ts";
+import { objectOrEmpty as obj } from "../../../backends/common/json.ts";
 import type { Naming } from "../../../backends/naming/index.ts";
-import { objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import type { ObjectAccess } from "../../objects/index.ts";
 
 export type KindResolver = (group: string, kind: string) => Promise<string | undefined>;

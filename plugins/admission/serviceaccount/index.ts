@@ -1,7 +1,7 @@
 // ServiceAccount (spec "Service accounts"): defaults a pod's account, refuses unknown accounts,
 // projects the API token volume into every container and copies the account's pull secrets.
 
-import { asObject as obj } from "../../../backends/schema/structural/index.ts";
+import { asObject as obj } from "../../../backends/common/json.ts";
 import type { AdmissionPlugin, Attributes, PluginEnv, PluginRegistration } from "../contract.ts";
 import { forbidden } from "../errors.ts";
 

@@ -1,7 +1,7 @@
 // ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding objects as the plugin uses them:
 // matching criteria, parameters, and each expression compiled once per object revision.
 
-import { asArray as list, objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
+import { asArray as list, objectOrEmpty as obj } from "../../../backends/common/json.ts";
 import type { Program } from "../../cel/index.ts";
 import { compileAdmission } from "../cel/index.ts";
 import type { JsonObject } from "../index.ts";

@@ -7,7 +7,7 @@ import {
   asArray as list,
   objectOrEmpty as obj,
   asStrings as strings,
-} from "../../../backends/schema/structural/index.ts";
+} from "../../../backends/common/json.ts";
 import { compile } from "../../cel/index.ts";
 import { admissionEnvironment } from "../cel/index.ts";
 import type { JsonObject, ResourceCatalog, ResourceInfo } from "../index.ts";

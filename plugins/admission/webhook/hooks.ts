@@ -5,7 +5,7 @@ import {
   asArray as list,
   objectOrEmpty as obj,
   asStrings as strings,
-} from "../../../backends/schema/structural/index.ts";
+} from "../../../backends/common/json.ts";
 import type { LocalInformer } from "../../objects/index.ts";
 import type { JsonObject } from "../index.ts";
 import { type Rule, ruleOf } from "../matching.ts";

@@ -1,8 +1,9 @@
 // Where a webhook named by a Service reference is reached: a ready address of the Service's
 // EndpointSlices (the port of the slice that matches the Service port's name), or an
 // ExternalName Service's host; TLS checks the name `<service>.<namespace>.svc`.
+
+import { asArray as list, objectOrEmpty as obj } from "../../../backends/common/json.ts";
 import type { Naming } from "../../../backends/naming/index.ts";
-import { asArray as list, objectOrEmpty as obj } from "../../../backends/schema/structural/index.ts";
 import type { ObjectAccess } from "../../objects/index.ts";
 import { CallError } from "./call-error.ts";
 import type { ServiceReference } from "./hooks.ts";

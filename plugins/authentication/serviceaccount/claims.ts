@@ -2,8 +2,9 @@
 // read them carry over: bound tokens keep their binding under one private claim named by the
 // label domain; legacy (Secret-based) tokens use flat `<domain>/serviceaccount/...` claims and a
 // fixed issuer.
+
+import { asString as str } from "../../../backends/common/json.ts";
 import type { Naming } from "../../../backends/naming/index.ts";
-import { asString as str } from "../../../backends/schema/structural/index.ts";
 import type { UserInfo } from "../../../gateway/pipeline/index.ts";
 
 export interface ObjectRef {

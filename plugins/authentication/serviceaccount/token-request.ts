@@ -2,9 +2,10 @@
 // time-limited token for the account, optionally bound to a Secret or Pod of the namespace, as
 // upstream's `token` subresource does. Failures are RegistryErrors (NotFound, BadRequest,
 // Invalid with field causes, Conflict), which the gateway already maps to Status objects.
+
+import { asString as str } from "../../../backends/common/json.ts";
 import type { Naming } from "../../../backends/naming/index.ts";
 import { type FieldError, field, type JsonObject, RegistryError } from "../../../backends/registry/index.ts";
-import { asString as str } from "../../../backends/schema/structural/index.ts";
 import type { ApiObject, ObjectAccess } from "../../objects/index.ts";
 import { boundTokenClaims, type ObjectRef } from "./claims.ts";
 import type { ServiceAccountTokenSigner } from "./signer.ts";

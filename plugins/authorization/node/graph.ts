@@ -2,7 +2,7 @@
 // its references to its node's counted set, so a decision is one or two map lookups; a pod that
 // changes, moves or goes away takes its references back.
 
-import { asObject as obj, asString as str } from "../../../backends/schema/structural/index.ts";
+import { asObject as obj, asString as str } from "../../../backends/common/json.ts";
 import { podReferences } from "./pod-references.ts";
 
 type Json = Record<string, unknown>;

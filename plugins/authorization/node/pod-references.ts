@@ -1,4 +1,4 @@
-import { asObject as obj, asString as str } from "../../../backends/schema/structural/index.ts";
+import { asObject as obj, asString as str } from "../../../backends/common/json.ts";
 
 // What a pod makes its node need: the secrets, config maps and claims its volumes, environment
 // and image pulls name, and the service account it runs as. Objects are read defensively: a

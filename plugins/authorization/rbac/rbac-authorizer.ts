@@ -3,8 +3,9 @@
 // Roles and bindings come from the in-process informers of the four RBAC kinds. Bindings are
 // indexed by the user names and groups they name, kept current from informer events, so a
 // decision looks only at the bindings of the asking user, whatever the number of bindings.
+
+import { asString as str } from "../../../backends/common/json.ts";
 import type { Naming } from "../../../backends/naming/index.ts";
-import { asString as str } from "../../../backends/schema/structural/index.ts";
 import type { UserInfo } from "../../../gateway/pipeline/index.ts";
 import type { ApiObject, InformerEvent, ObjectAccess } from "../../objects/index.ts";
 import type {
