@@ -1,6 +1,7 @@
 // Small shared pieces of the kind validators: readers for plain JSON values, the error values the
 // shared field-error module does not build, and the generic checks upstream repeats everywhere
 // (non-negative numbers, immutable fields, DNS names).
+import { asObject as obj, asString as str } from "../../common/json.ts";
 import type { FieldError, FieldErrorType } from "../../registry/field-error.ts";
 import { field } from "../../registry/field-error.ts";
 import {
@@ -15,22 +16,16 @@ import { okDNSLabel, okDNSSubdomain, okLabelValue, okQualifiedName } from "./fas
 
 export type Json = Record<string, unknown>;
 
+// The plain readers are the shared ones; the empty containers below are frozen and shared, as the
+// validators read far more absent lists and objects than they write.
+export { obj, str };
+
 export const EMPTY: readonly unknown[] = Object.freeze([]);
 const NO_OBJECT: Json = Object.freeze({}) as Json;
-
-/** The value as an object, or undefined. */
-export function obj(v: unknown): Json | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
-}
 
 /** The value as an object, or a shared frozen empty object (never written to). */
 export function objOrEmpty(v: unknown): Json {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : NO_OBJECT;
-}
-
-/** The string, or "" (Go's zero value). */
-export function str(v: unknown): string {
-  return typeof v === "string" ? v : "";
 }
 
 /** The array, or a shared empty one. */
