@@ -10,14 +10,10 @@ import type { FastifyReply } from "fastify";
 /** How much of a refused body is read and dropped before the connection is closed instead. */
 export const DISCARD_LIMIT_BYTES = 16 * 1024 * 1024;
 
-export function discardUnreadBody(
-  req: IncomingMessage,
-  reply: FastifyReply,
-  limit = DISCARD_LIMIT_BYTES,
-): void {
+export function discardUnreadBody(req: IncomingMessage, reply: FastifyReply): void {
   reply.removeHeader("connection");
   if (req.complete) return;
-  let left = limit;
+  let left = DISCARD_LIMIT_BYTES;
   req.on("data", (chunk: Buffer) => {
     left -= chunk.length;
     if (left < 0) req.socket.destroy();
