@@ -38,7 +38,7 @@ import { objectAccess } from "./object-access.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
-import { podBindingAction, podEvictionAction } from "./pod-actions.ts";
+import { legacyBindings, podBindingAction, podEvictionAction } from "./pod-actions.ts";
 import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
 import { buildSecurity } from "./security.ts";
 import { rbacEscalationCheck, tokenRequestAction } from "./security-actions.ts";
@@ -134,6 +134,7 @@ async function main(options: ServerOptions): Promise<void> {
   for (const review of accessReviews({ naming, authorizer, rulesFor: mergedRules(authorizer.authorizers) })) {
     controlPlane.resources.addVirtual(review);
   }
+  controlPlane.resources.addVirtual(legacyBindings(controlPlane.resources));
 
   const servedGroupVersions = controlPlane.resources.allSchemas.flatMap((schema) =>
     schema.versions

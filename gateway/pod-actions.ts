@@ -101,6 +101,22 @@ export function podBindingAction(resources: ResourceTable): VirtualResource {
   };
 }
 
+/**
+ * `POST namespaces/<ns>/bindings`: the older form of the binding subresource, still served by
+ * upstream, with the pod named by the Binding's own `metadata.name`.
+ */
+export function legacyBindings(resources: ResourceTable): VirtualResource {
+  const binding = podBindingAction(resources);
+  return {
+    schema: binding.schema,
+    async create(ctx, body, version, namespace) {
+      const name = asString(asObject(body.metadata)?.name);
+      if (name === "") throw errors.badRequest("resource name may not be empty");
+      return binding.create(ctx, body, version, namespace, name);
+    },
+  };
+}
+
 function now(): string {
   return `${new Date().toISOString().slice(0, 19)}Z`;
 }

@@ -56,6 +56,34 @@ describe("pod binding and eviction", { skip: bin ? false : "no kubectl" }, () =>
     assert.match(noTarget.out, /target.name: Required value/);
   });
 
+  it("binds through the older bindings resource too, the pod named by the Binding", async () => {
+    await ok(["run", "bound-legacy", "--image=busybox"]);
+    const binding = (name: string) =>
+      JSON.stringify({ apiVersion: "v1", kind: "Binding", metadata: { name }, target: { name: "node-2" } });
+    assert.match(await ok(["api-resources", "--api-group="]), /^bindings\s+v1\s+true\s+Binding$/m);
+    const created = await ok(
+      ["create", "--raw", "/api/v1/namespaces/default/bindings", "-f", "-"],
+      binding("bound-legacy"),
+    );
+    assert.equal(JSON.parse(created).status, "Success");
+    assert.equal(await ok(["get", "pod", "bound-legacy", "-o", "jsonpath={.spec.nodeName}"]), "node-2");
+    const again = await k(
+      ["create", "--raw", "/api/v1/namespaces/default/bindings", "-f", "-"],
+      binding("bound-legacy"),
+    );
+    assert.match(again.out, /already assigned to node "node-2"/);
+    const unnamed = await k(
+      ["create", "--raw", "/api/v1/namespaces/default/bindings", "-f", "-"],
+      binding(""),
+    );
+    assert.match(unnamed.out, /resource name may not be empty/);
+    const missing = await k(
+      ["create", "--raw", "/api/v1/namespaces/default/bindings", "-f", "-"],
+      binding("nope"),
+    );
+    assert.match(missing.out, /pods "nope" not found/);
+  });
+
   it("evicts only what the disruption budget allows", async () => {
     await ok([
       "patch",
