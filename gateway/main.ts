@@ -94,6 +94,7 @@ async function main(options: ServerOptions): Promise<void> {
           clusterIpRange: options.serviceClusterIpRange,
           nodePortRange: options.serviceNodePortRange,
         },
+        featureGates: gates,
       }),
       ...builtinRbacKinds(naming),
     ],

@@ -327,6 +327,34 @@ async function rawExchange(
   return { responses, closed };
 }
 
+describe("feature-gated fields", () => {
+  it("webhook matchConditions are dropped on create while AdmissionWebhookMatchConditions is off (its default)", async () => {
+    const path = "/apis/admissionregistration.cluster.io/v1/validatingwebhookconfigurations";
+    const created = await api.call("POST", path, {
+      body: {
+        apiVersion: "admissionregistration.cluster.io/v1",
+        kind: "ValidatingWebhookConfiguration",
+        metadata: { name: "gated" },
+        webhooks: [
+          {
+            name: "gated.example.com",
+            clientConfig: { url: "https://127.0.0.1:9/check" },
+            sideEffects: "None",
+            admissionReviewVersions: ["v1"],
+            matchConditions: [{ name: "always", expression: "true" }],
+          },
+        ],
+      },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const stored = await api.call("GET", `${path}/gated`);
+    const webhook = (stored.body.webhooks as Record<string, unknown>[])[0];
+    assert.equal(webhook?.name, "gated.example.com");
+    assert.equal(webhook?.matchConditions, undefined);
+    assert.equal((await api.call("DELETE", `${path}/gated`)).status, 200);
+  });
+});
+
 describe("bad input gets a 4xx Status and changes nothing", () => {
   it("malformed bodies, wrong types, oversized bodies, unknown resources", async () => {
     assertStatus(await api.call("POST", CM, { raw: "{not json" }), 400, "BadRequest");

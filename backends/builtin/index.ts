@@ -10,6 +10,7 @@ import { configMapKind } from "./configmap.ts";
 import { eventsConversion } from "./conversion/index.ts";
 import { builtinDefaulterFor } from "./defaults/index.ts";
 import { eventKind } from "./event.ts";
+import { type FeatureGates, withMatchConditionsGate } from "./gated-fields.ts";
 import type { BuiltinKind } from "./kind.ts";
 import { namespaceKind } from "./namespace.ts";
 import { nodeKind } from "./node.ts";
@@ -53,6 +54,11 @@ export function objectMetaSchema(): StructuralSchema {
 export interface BuiltinSettings {
   /** Where Services get their cluster IPs and node ports. */
   readonly serviceRanges?: ServiceRanges;
+  /**
+   * The server's feature gates: fields of a gate that is off are dropped on write (gated-fields.ts).
+   * Absent: nothing is dropped.
+   */
+  readonly featureGates?: FeatureGates;
 }
 
 /** A Service's strategy with cluster IPs and node ports allocated on write. */
@@ -132,6 +138,13 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
       }
       if (entry.group === "apiextensions" && entry.plural === "customresourcedefinitions") {
         return withCrdLifecycle(kind, naming);
+      }
+      if (
+        settings.featureGates &&
+        entry.group === "admissionregistration" &&
+        entry.plural.endsWith("webhookconfigurations")
+      ) {
+        return withMatchConditionsGate(kind, settings.featureGates);
       }
       return kind;
     }),
