@@ -2,7 +2,6 @@
 // write drops them, unless the stored object already uses them (so turning a gate off does not
 // strip objects written while it was on), as upstream's strategies do.
 import { asArray, asObject, type JsonObject } from "../common/json.ts";
-import type { BuiltinKind } from "./kind.ts";
 
 export type FeatureGates = Readonly<Record<string, boolean>>;
 
@@ -18,26 +17,16 @@ function usesMatchConditions(object: JsonObject | undefined): boolean {
   return webhooksOf(object).some((w) => asArray(w.matchConditions).length > 0);
 }
 
-/** Mutating and validating webhook configurations: `webhooks[*].matchConditions`. */
-export function withMatchConditionsGate(kind: BuiltinKind, gates: FeatureGates): BuiltinKind {
-  if (gates[MATCH_CONDITIONS_GATE] === true) return kind;
-  const drop = (object: JsonObject, old: JsonObject | undefined) => {
+/**
+ * Mutating and validating webhook configurations: what a write does to `webhooks[*].matchConditions`
+ * under these gates (`old` is the stored object on updates); undefined when the gate is on.
+ */
+export function matchConditionsDropper(
+  gates: FeatureGates,
+): ((object: JsonObject, old: JsonObject | undefined) => void) | undefined {
+  if (gates[MATCH_CONDITIONS_GATE] === true) return undefined;
+  return (object, old) => {
     if (usesMatchConditions(old)) return;
     for (const webhook of webhooksOf(object)) delete webhook.matchConditions;
-  };
-  const { prepareForCreate, prepareForUpdate } = kind.strategy;
-  return {
-    ...kind,
-    strategy: {
-      ...kind.strategy,
-      prepareForCreate(object) {
-        prepareForCreate?.(object);
-        drop(object, undefined);
-      },
-      prepareForUpdate(object, old) {
-        prepareForUpdate?.(object, old);
-        drop(object, old);
-      },
-    },
   };
 }

@@ -1,6 +1,8 @@
 // The built-in kinds the gateway serves itself, spelled with the naming preset's domain, each with
 // its schema from the built-in catalog.
+
 import { builtinCatalog, type Catalog } from "../catalog/index.ts";
+import type { JsonObject } from "../common/json.ts";
 import { crdStrategy } from "../crd/index.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { StructuralSchema } from "../schema/structural/index.ts";
@@ -10,7 +12,7 @@ import { configMapKind } from "./configmap.ts";
 import { eventsConversion } from "./conversion/index.ts";
 import { builtinDefaulterFor } from "./defaults/index.ts";
 import { eventKind } from "./event.ts";
-import { type FeatureGates, withMatchConditionsGate } from "./gated-fields.ts";
+import { type FeatureGates, matchConditionsDropper } from "./gated-fields.ts";
 import type { BuiltinKind } from "./kind.ts";
 import { namespaceKind } from "./namespace.ts";
 import { nodeKind } from "./node.ts";
@@ -61,9 +63,11 @@ export interface BuiltinSettings {
   readonly featureGates?: FeatureGates;
 }
 
-/** A Service's strategy with cluster IPs and node ports allocated on write. */
-function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefined): BuiltinKind {
-  const allocator = new ServiceAllocator(ranges);
+/** The kind with `prepare` run after its own preparation on create (`old` undefined) and update. */
+function preparedAfter(
+  kind: BuiltinKind,
+  prepare: (object: JsonObject, old: JsonObject | undefined) => void,
+): BuiltinKind {
   const { prepareForCreate, prepareForUpdate } = kind.strategy;
   return {
     ...kind,
@@ -71,12 +75,26 @@ function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefi
       ...kind.strategy,
       prepareForCreate(object) {
         prepareForCreate?.(object);
-        prepareServiceForCreate(object);
+        prepare(object, undefined);
       },
       prepareForUpdate(object, old) {
         prepareForUpdate?.(object, old);
-        prepareServiceForUpdate(object, old);
+        prepare(object, old);
       },
+    },
+  };
+}
+
+/** A Service's strategy with cluster IPs and node ports allocated on write. */
+function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefined): BuiltinKind {
+  const allocator = new ServiceAllocator(ranges);
+  const prepared = preparedAfter(kind, (object, old) =>
+    old ? prepareServiceForUpdate(object, old) : prepareServiceForCreate(object),
+  );
+  return {
+    ...prepared,
+    strategy: {
+      ...prepared.strategy,
       allocate: async (object, old, others) => allocator.allocate(object, old, await others()),
     },
   };
@@ -139,12 +157,13 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
       if (entry.group === "apiextensions" && entry.plural === "customresourcedefinitions") {
         return withCrdLifecycle(kind, naming);
       }
+      const dropMatchConditions = settings.featureGates && matchConditionsDropper(settings.featureGates);
       if (
-        settings.featureGates &&
+        dropMatchConditions &&
         entry.group === "admissionregistration" &&
         entry.plural.endsWith("webhookconfigurations")
       ) {
-        return withMatchConditionsGate(kind, settings.featureGates);
+        return preparedAfter(kind, dropMatchConditions);
       }
       return kind;
     }),

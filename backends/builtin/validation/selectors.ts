@@ -16,27 +16,9 @@ export function validateLabelSelector(errs: FieldError[], selector: unknown, pat
     const p = `${path}.matchExpressions[${i}]`;
     const values = arr(e.values);
     const op = str(e.operator);
-    switch (op) {
-      case "In":
-      case "NotIn":
-        if (values.length === 0)
-          errs.push(field.required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case "Exists":
-      case "DoesNotExist":
-        if (values.length > 0)
-          errs.push(
-            field.forbidden(
-              `${p}.values`,
-              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-            ),
-          );
-        break;
-      default:
-        // An absent operator is the schema's `Required value`.
-        if (e.operator !== undefined)
-          errs.push(field.invalid(`${p}.operator`, op, "not a valid selector operator"));
-    }
+    // An absent operator is the schema's `Required value`.
+    if (!checkSetOperatorValues(errs, op, values.length, p) && e.operator !== undefined)
+      errs.push(field.invalid(`${p}.operator`, op, "not a valid selector operator"));
     if (e.key !== undefined) qualifiedName(errs, str(e.key), `${p}.key`);
     for (let j = 0; j < values.length; j++) {
       const v = str(values[j]);
@@ -150,30 +132,13 @@ export function validateNodeSelectorRequirement(
   checkValues: boolean,
 ): void {
   const values = arr(rq.values);
-  switch (str(rq.operator)) {
-    case "In":
-    case "NotIn":
-      if (values.length === 0)
-        errs.push(field.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case "Exists":
-    case "DoesNotExist":
-      if (values.length > 0)
-        errs.push(
-          field.forbidden(
-            `${path}.values`,
-            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-          ),
-        );
-      break;
-    case "Gt":
-    case "Lt":
-      if (values.length !== 1)
-        errs.push(
-          field.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"),
-        );
-      break;
-    // Any other operator is outside the schema's enum and reported there.
+  const op = str(rq.operator);
+  // Any other operator is outside the schema's enum and reported there.
+  if (!checkSetOperatorValues(errs, op, values.length, path) && (op === "Gt" || op === "Lt")) {
+    if (values.length !== 1)
+      errs.push(
+        field.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"),
+      );
   }
   if (rq.key !== undefined) qualifiedName(errs, str(rq.key), `${path}.key`);
   if (checkValues) {
@@ -181,5 +146,31 @@ export function validateNodeSelectorRequirement(
       const v = str(values[i]);
       labelValue(errs, v, `${path}.values[${i}]`);
     }
+  }
+}
+
+/**
+ * The values the set operators need (In, NotIn) or forbid (Exists, DoesNotExist); false for any
+ * other operator, which each kind of selector treats its own way.
+ */
+function checkSetOperatorValues(errs: FieldError[], op: string, count: number, path: string): boolean {
+  switch (op) {
+    case "In":
+    case "NotIn":
+      if (count === 0)
+        errs.push(field.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+      return true;
+    case "Exists":
+    case "DoesNotExist":
+      if (count > 0)
+        errs.push(
+          field.forbidden(
+            `${path}.values`,
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          ),
+        );
+      return true;
+    default:
+      return false;
   }
 }
