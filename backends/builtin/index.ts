@@ -1,6 +1,5 @@
 // The built-in kinds the gateway serves itself, spelled with the naming preset's domain, each with
 // its schema from the built-in catalog.
-
 import { builtinCatalog, type Catalog } from "../catalog/index.ts";
 import type { JsonObject } from "../common/json.ts";
 import { crdStrategy } from "../crd/index.ts";
@@ -135,6 +134,7 @@ function eventsGroupKind(naming: Naming, core: BuiltinKind, catalog: Catalog): B
 /** Every built-in stored kind but RBAC's (see `builtinRbacKinds`). */
 export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): BuiltinKind[] {
   const options = catalogOptions(naming);
+  const dropMatchConditions = settings.featureGates && matchConditionsDropper(settings.featureGates);
   const own: [BuiltinKind, string][] = [
     [namespaceKind(naming), "core/v1.Namespace"],
     [configMapKind(naming), "core/v1.ConfigMap"],
@@ -157,7 +157,6 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
       if (entry.group === "apiextensions" && entry.plural === "customresourcedefinitions") {
         return withCrdLifecycle(kind, naming);
       }
-      const dropMatchConditions = settings.featureGates && matchConditionsDropper(settings.featureGates);
       if (
         dropMatchConditions &&
         entry.group === "admissionregistration" &&
