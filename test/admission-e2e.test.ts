@@ -9,10 +9,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
-import { type GatewayProcess, kubectlRun, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import {
+  type GatewayProcess,
+  kubectlRun,
+  NO_KUBECTL,
+  oldestAndNewestKubectl,
+  startGateway,
+} from "./support/gateway-process.ts";
 
-const versions = kubectlVersions();
-const bins = [...new Set([versions[0], versions.at(-1)])].filter((b): b is string => Boolean(b));
+const bins = oldestAndNewestKubectl();
 type Obj = Record<string, unknown>;
 
 let gw: GatewayProcess;
@@ -61,7 +66,7 @@ async function startPeer(): Promise<void> {
   peerPort = (peer.address() as AddressInfo).port;
 }
 
-describe("admission end to end", { skip: bins.length > 0 ? false : "no kubectl" }, () => {
+describe("admission end to end", { skip: bins.length > 0 ? false : NO_KUBECTL }, () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "admission-e2e-"));
     await startPeer();

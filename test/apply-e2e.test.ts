@@ -4,10 +4,15 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { type GatewayProcess, kubectlRun, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import {
+  type GatewayProcess,
+  kubectlRun,
+  NO_KUBECTL,
+  oldestAndNewestKubectl,
+  startGateway,
+} from "./support/gateway-process.ts";
 
-const versions = kubectlVersions();
-const bins = [...new Set([versions[0], versions.at(-1)])].filter((b): b is string => Boolean(b));
+const bins = oldestAndNewestKubectl();
 let gw: GatewayProcess;
 
 type Obj = Record<string, unknown>;
@@ -25,7 +30,7 @@ function deployment(ns: string, containers: Obj[], extra: { labels?: Obj; replic
   });
 }
 
-describe("apply, patch and diff", { skip: bins.length > 0 ? false : "no kubectl" }, () => {
+describe("apply, patch and diff", { skip: bins.length > 0 ? false : NO_KUBECTL }, () => {
   before(async () => {
     gw = await startGateway(["--api-naming=kubernetes"]);
   });

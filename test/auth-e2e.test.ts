@@ -4,7 +4,13 @@ import assert from "node:assert/strict";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type GatewayProcess, kubectl, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import {
+  type GatewayProcess,
+  kubectl,
+  kubectlVersions,
+  NO_KUBECTL,
+  startGateway,
+} from "./support/gateway-process.ts";
 
 const newest = kubectlVersions().at(-1);
 let gw: GatewayProcess;
@@ -39,7 +45,7 @@ after(async () => {
   if (gw) await rm(gw.dataDir, { recursive: true, force: true });
 });
 
-describe("authentication and authorization with kubectl", { skip: newest ? false : "no kubectl" }, () => {
+describe("authentication and authorization with kubectl", { skip: newest ? false : NO_KUBECTL }, () => {
   const admin = (...args: string[]) => kubectl(newest as string, gw.kubeconfig, args);
   const alice = (...args: string[]) => kubectl(newest as string, aliceConfig, args);
   const ok = async (r: Promise<{ stdout: string; code: number }>) => {

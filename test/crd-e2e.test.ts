@@ -9,12 +9,12 @@ import {
   type GatewayProcess,
   type KubectlRun,
   kubectlRun,
-  kubectlVersions,
+  NO_KUBECTL,
+  oldestAndNewestKubectl,
   startGateway,
 } from "./support/gateway-process.ts";
 
-const all = kubectlVersions();
-const versions = all.length > 0 ? [...new Set([all[0] as string, all[all.length - 1] as string])] : [];
+const versions = oldestAndNewestKubectl();
 let gw: GatewayProcess;
 
 function crd(group: string, extraVersions = ""): string {
@@ -79,6 +79,7 @@ after(async () => {
   if (gw) await rm(gw.dataDir, { recursive: true, force: true });
 });
 
+if (versions.length === 0) describe("custom resources with kubectl", { skip: NO_KUBECTL }, () => {});
 for (const bin of versions) {
   const v = bin.split("kubectl.")[1] ?? "";
   const group = `v${v.replace(".", "")}.example.com`;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { ApiClient } from "./support/api-client.ts";
-import { kubectl, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import { kubectl, kubectlVersions, NO_KUBECTL, startGateway } from "./support/gateway-process.ts";
 import { eventually } from "./support/watch.ts";
 
 const versions = kubectlVersions();
@@ -19,7 +19,7 @@ after(async () => {
 
 describe("npm start", () => {
   it("generates credentials once and serves health to kubectl", {
-    skip: versions.length === 0 && "kubectl not installed",
+    skip: versions.length === 0 && NO_KUBECTL,
   }, async () => {
     const gw = await startGateway();
     dirs.push(gw.dataDir);

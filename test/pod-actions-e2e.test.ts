@@ -4,7 +4,13 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { type GatewayProcess, kubectlRun, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import {
+  type GatewayProcess,
+  kubectlRun,
+  kubectlVersions,
+  NO_KUBECTL,
+  startGateway,
+} from "./support/gateway-process.ts";
 
 const bin = kubectlVersions().at(-1);
 let gw: GatewayProcess;
@@ -20,7 +26,7 @@ async function ok(args: string[], input?: string): Promise<string> {
   return r.out;
 }
 
-describe("pod binding and eviction", { skip: bin ? false : "no kubectl" }, () => {
+describe("pod binding and eviction", { skip: bin ? false : NO_KUBECTL }, () => {
   before(async () => {
     gw = await startGateway(["--api-naming=kubernetes"]);
   });

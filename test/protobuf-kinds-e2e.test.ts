@@ -4,10 +4,16 @@
 // the fields the command set (a Deployment's `replicas: 0` kept).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type GatewayProcess, kubectlRun, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import {
+  type GatewayProcess,
+  kubectlRun,
+  kubectlVersions,
+  NO_KUBECTL,
+  startGateway,
+} from "./support/gateway-process.ts";
 
 const newest = kubectlVersions().at(-1);
-const skip = newest === undefined ? "no kubectl.1.x binary on PATH" : false;
+const skip = newest === undefined ? NO_KUBECTL : false;
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 // kubectl sends built-in kinds as Protobuf from 1.32 on.
 const sendsProtobuf = Number(/kubectl\.1\.(\d+)$/.exec(newest ?? "")?.[1] ?? 0) >= 32;

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
+import { skipReason } from "../../test/support/service-process.ts";
 
 const UPSTREAM = fileURLToPath(new URL("../../../shared/upstream/kubernetes-1.27/", import.meta.url));
 
@@ -66,8 +67,8 @@ export const LATER_MESSAGES = [
 
 export const idlAvailable = IDL_FILES.every((f) => existsSync(`${UPSTREAM}${f}`));
 
-/** `false`, or why tests that need the IDL are skipped. */
-export const skipWithoutIdl: false | string = idlAvailable ? false : `no IDL at ${UPSTREAM}`;
+/** `false`, or why tests that need the IDL are skipped (a failure under REQUIRE_SERVICES=1). */
+export const skipWithoutIdl: false | string = skipReason(idlAvailable, `no IDL at ${UPSTREAM}`);
 
 /**
  * The IDL files in one root (field names as written), plus the later messages it lacks unless

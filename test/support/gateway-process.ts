@@ -6,9 +6,10 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { Agent, request } from "undici";
+import { skipReason } from "./service-process.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -107,8 +108,13 @@ async function waitReady(
   }
 }
 
-/** The kubectl binaries beside the real one (kubectl.1.27 ... kubectl.1.33), oldest first. */
-export function kubectlVersions(): string[] {
+/** The kubectl releases README says the gateway is tested with (.ci/run checks the same list). */
+const TESTED_KUBECTL = ["kubectl.1.27", "kubectl.1.33"];
+
+/** What a kubectl suite says when it skips. */
+export const NO_KUBECTL = "no kubectl.1.NN binaries beside kubectl on PATH";
+
+function kubectlBinaries(): string[] {
   for (const dir of (process.env.PATH ?? "").split(":")) {
     const candidate = join(dir, "kubectl");
     if (!existsSync(candidate)) continue;
@@ -119,6 +125,23 @@ export function kubectlVersions(): string[] {
       .map((n) => join(binDir, n));
   }
   return [];
+}
+
+/**
+ * The kubectl binaries beside the real one (kubectl.1.27 ... kubectl.1.33), oldest first. Under
+ * REQUIRE_SERVICES=1 a missing tested release throws, so CI fails instead of the suites skipping.
+ */
+export function kubectlVersions(): string[] {
+  const found = kubectlBinaries();
+  const missing = TESTED_KUBECTL.filter((name) => !found.some((path) => basename(path) === name));
+  skipReason(missing.length === 0, `${missing.join(", ")} not found beside kubectl on PATH`);
+  return found;
+}
+
+/** The oldest and the newest kubectl (one when they are the same, none without kubectl). */
+export function oldestAndNewestKubectl(): string[] {
+  const all = kubectlVersions();
+  return [...new Set([all[0], all.at(-1)])].filter((b): b is string => b !== undefined);
 }
 
 export async function kubectl(
