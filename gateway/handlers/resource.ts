@@ -15,6 +15,7 @@ import { fieldManagerFor, managerName, validateFieldManager } from "../fieldmana
 import type { GatewayMetrics } from "../metrics.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
+import type { RequestInfo } from "../request/request-info.ts";
 import type { ResourceTable, ServedResource, VirtualResource } from "../routing/resources.ts";
 import { type Codec, type DeleteOptionsBody, type OutputChoice, queryFlag } from "./codec.ts";
 import { handleScale } from "./scale.ts";
@@ -233,11 +234,17 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
   if (!served) {
     const virtual = env.resources.lookupVirtual(info.apiGroup, info.apiVersion, info.resource);
     if (!virtual || info.subresource || info.name) throw errors.pageNotFound();
-    if (virtual.schema.namespaced !== Boolean(info.namespace)) throw errors.pageNotFound();
+    // Computed resources have no all-namespaces collection.
+    if (virtual.schema.namespaced !== info.inNamespace || !scopeFits(virtual.schema.namespaced, info))
+      throw errors.pageNotFound();
     noteDeprecatedRequest(ctx, env.naming, virtual.schema, info.apiVersion, env.metrics);
     return handleVirtual(ctx, env, virtual, info.apiVersion, info.namespace || undefined, undefined);
   }
   const { schema, registry } = served;
+  if (!scopeFits(schema.namespaced, info)) throw errors.pageNotFound();
+  // The all-namespaces collection of a namespaced resource is only read (list, watch).
+  if (schema.namespaced && !info.inNamespace && info.verb !== "list" && info.verb !== "watch")
+    throw errors.methodNotAllowed();
   noteDeprecatedRequest(ctx, env.naming, schema, info.apiVersion, env.metrics);
   const subresource = info.subresource || undefined;
   const action = subresource
@@ -283,8 +290,6 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       );
     }
   }
-  if (schema.namespaced === false && info.namespace && info.resource !== "namespaces")
-    throw errors.pageNotFound();
   const ns = schema.namespaced ? info.namespace || undefined : undefined;
   const ref = { group: schema.group, resource: schema.plural };
   const codec = env.codec;
@@ -547,6 +552,20 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     default:
       throw errors.methodNotSupported(ref, info.verb || ctx.req.method);
   }
+}
+
+/**
+ * Whether the path's shape has a route for a resource of this scope, as upstream registers them:
+ * a cluster-scoped resource never inside a namespace (authorization saw that namespace, so
+ * serving it would act outside what was allowed); a namespaced one inside a named namespace, or
+ * as the all-namespaces collection (no name in the path; a field selector may still pin one).
+ */
+function scopeFits(namespaced: boolean, info: RequestInfo): boolean {
+  // resource/name/subresource at most: nothing we serve takes a path below a subresource.
+  if (info.parts.length > 3) return false;
+  if (!namespaced) return !info.inNamespace;
+  if (info.inNamespace) return info.namespace !== "";
+  return info.parts.length === 1;
 }
 
 /** A subresource action's body is of one version (TokenRequest: authentication/v1). */

@@ -145,6 +145,14 @@ export const errors = {
     }),
   /** A path that names no resource at all. */
   pageNotFound: () => new ApiError(404, "NotFound", "the server could not find the requested resource", {}),
+  /** A path that exists, asked with a method it has no route for (upstream's router answers so). */
+  methodNotAllowed: () =>
+    new ApiError(
+      405,
+      "MethodNotAllowed",
+      "the server does not allow this method on the requested resource",
+      {},
+    ),
   alreadyExists: (r: ResourceRef, name: string) =>
     new ApiError(409, "AlreadyExists", `${qualified(r)} "${name}" already exists`, {
       name,

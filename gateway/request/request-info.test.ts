@@ -230,6 +230,8 @@ describe("parseRequestInfo: resource requests", () => {
           apiGroup,
           apiVersion,
           namespace,
+          // No case in the table nests the namespaces resource inside a namespace.
+          inNamespace: namespace !== "" && resource !== "namespaces",
           resource,
           subresource,
           name,
@@ -253,6 +255,7 @@ describe("parseRequestInfo: non-resource requests", () => {
           apiGroup: "",
           apiVersion: "",
           namespace: "",
+          inNamespace: false,
           resource: "",
           subresource: "",
           name: "",
@@ -282,6 +285,31 @@ describe("parseRequestInfo: details", () => {
       grouped.parseError,
       "unable to determine kind and namespace from url, /apis/apps/v1/proxy/?x=1",
     );
+  });
+
+  it("tells a cluster-scoped resource inside a namespace from the namespace itself", () => {
+    // Same namespace, resource and name: only inNamespace says the first is no Namespace path.
+    const nested = classify("DELETE", "/api/v1/namespaces/a/namespaces/a");
+    const own = classify("DELETE", "/api/v1/namespaces/a");
+    for (const info of [nested, own]) {
+      assert.equal(info.namespace, "a");
+      assert.equal(info.resource, "namespaces");
+      assert.equal(info.name, "a");
+    }
+    assert.equal(nested.inNamespace, true);
+    assert.equal(own.inNamespace, false);
+    assert.equal(classify("GET", "/api/v1/namespaces/a/namespaces").inNamespace, true);
+    assert.equal(classify("PUT", "/api/v1/namespaces/a/finalize").inNamespace, false);
+    assert.equal(classify("GET", "/api/v1/namespaces/a/nodes/n/status").inNamespace, true);
+    assert.equal(classify("GET", "/api/v1/watch/namespaces/a/namespaces/b").inNamespace, true);
+  });
+
+  it("takes the name from the first metadata.name term in byte order, as upstream", () => {
+    // Upstream sorts the selector's terms and asks the first that pins the field.
+    const pinned = (q: string) => classify("GET", `/api/v1/namespaces/x/secrets?fieldSelector=${q}`).name;
+    assert.equal(pinned(encodeURIComponent("metadata.name=b,metadata.name=a")), "a");
+    assert.equal(pinned(encodeURIComponent("metadata.name=a,metadata.name==b")), "b");
+    assert.equal(pinned(encodeURIComponent("metadata.name!=a,metadata.name=b")), "b");
   });
 
   it("sets no parseError on well-formed requests", () => {

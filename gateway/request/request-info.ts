@@ -28,6 +28,13 @@ export interface RequestInfo {
   readonly apiVersion: string;
   /** "" when none. For the namespaces resource itself, the namespace's own name. */
   readonly namespace: string;
+  /**
+   * Whether the path put the resource inside a namespace (`namespaces/<ns>/<resource>...`).
+   * False for cluster-wide paths, including `namespaces/<name>[/status|/finalize]`, where
+   * `namespace` is only the Namespace's own name. Routing needs this to tell
+   * `namespaces/a/namespaces/a` from `namespaces/a`: both classify alike otherwise.
+   */
+  readonly inNamespace: boolean;
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
@@ -73,6 +80,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     apiGroup: "",
     apiVersion: "",
     namespace: "",
+    inNamespace: false,
     resource: "",
     subresource: "",
     name: "",
@@ -116,10 +124,14 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   }
 
   let namespace = "";
+  let inNamespace = false;
   if (segments[0] === "namespaces" && segments.length > 1) {
     namespace = segments[1] ?? "";
     const next = segments[2];
-    if (next !== undefined && !NAMESPACE_SUBRESOURCES.has(next)) segments = segments.slice(2);
+    if (next !== undefined && !NAMESPACE_SUBRESOURCES.has(next)) {
+      segments = segments.slice(2);
+      inNamespace = true;
+    }
   }
 
   const parts = Object.freeze(segments);
@@ -145,6 +157,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     apiGroup,
     apiVersion,
     namespace,
+    inNamespace,
     resource,
     subresource,
     name,
