@@ -9,7 +9,7 @@ import type { Authorizer } from "../../plugins/authorization/index.ts";
 import { type AuditLog, auditStage } from "../audit/audit-stage.ts";
 import { impersonationStage } from "../impersonation/index.ts";
 import type { RequestContext, Stage } from "../pipeline/index.ts";
-import { errors } from "../request/api-error.ts";
+import { ApiError, errors } from "../request/api-error.ts";
 import { parseRequestInfo } from "../request/request-info.ts";
 import { authorizationStage } from "./stage.ts";
 
@@ -28,7 +28,9 @@ export function requestInfoStage(): Stage {
     name: "request-info",
     run(ctx) {
       ctx.info = parseRequestInfo(ctx.req.method, ctx.req.url, ctx.url.searchParams);
-      if (ctx.info.parseError) throw errors.internal(`failed to create RequestInfo: ${ctx.info.parseError}`);
+      // Upstream answers 500 here; the client named no resource, so it is a 404 (upstream's text).
+      if (ctx.info.parseError)
+        throw new ApiError(404, "NotFound", `failed to create RequestInfo: ${ctx.info.parseError}`, {});
     },
   };
 }

@@ -42,8 +42,8 @@ export interface RequestInfo {
   readonly parts: readonly string[];
   /**
    * Set when upstream's parser fails: a `watch` or `proxy` segment with nothing after it
-   * (`/api/v1/watch`). kube-apiserver answers such requests with a 500 InternalError whose
-   * message is "failed to create RequestInfo: " followed by this text.
+   * (`/api/v1/watch`). kube-apiserver answers such requests with a 500 whose message is
+   * "failed to create RequestInfo: " followed by this text; the gateway sends that text in a 404.
    */
   readonly parseError?: string;
 }
