@@ -342,9 +342,8 @@ describe("custom resource kind: validation", () => {
     };
     const k = customResourceKind(cluster, crd);
     const w = widget({ items: Array.from({ length: 400 }, (_, i) => i) });
-    const started = Date.now();
+    // The cost limit, not a clock, ends it: the error below is the proof.
     const errs = text(k.strategy.typed?.validate(w));
-    assert.ok(Date.now() - started < 5000);
     assert.deepEqual(errs, [
       "spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.items.all(x, self.items.all(y, self.items.all(z, x + y + z >= 0)))",
     ]);
