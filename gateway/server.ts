@@ -1,7 +1,14 @@
 // The HTTPS listener: TLS with optional client certificates (verified against the client CA
 // when presented; requests without one go on as anonymous candidates), structured logs, and a
-// graceful stop that drains in-flight requests.
+// graceful stop that drains in-flight requests. Requests that never reach a route (plain HTTP on
+// this port, a request line and headers past the bound, a request that does not parse) get
+// upstream's answers, as Status objects where upstream's HTTP server has none of its own.
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { Server as TlsServer } from "node:tls";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { type ApiError, errors } from "./request/api-error.ts";
+import { DISCARD_LIMIT_BYTES } from "./request/unread-body.ts";
 
 export interface ServerTls {
   readonly certPem: string;
@@ -10,8 +17,11 @@ export interface ServerTls {
   readonly clientCaPem: string;
 }
 
+/** Upstream's bound on the request line and headers (Go's http.Server MaxHeaderBytes there). */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
 export function createServer(tls: ServerTls, logger: FastifyBaseLogger | boolean = true): FastifyInstance {
-  return Fastify({
+  const app = Fastify({
     loggerInstance: typeof logger === "boolean" ? undefined : logger,
     logger: typeof logger === "boolean" ? logger : undefined,
     https: {
@@ -21,11 +31,90 @@ export function createServer(tls: ServerTls, logger: FastifyBaseLogger | boolean
       requestCert: true,
       rejectUnauthorized: false,
       minVersion: "TLSv1.2",
+      maxHeaderSize: MAX_HEADER_BYTES,
     },
     // Watches and long lists stream for a long time; closing is driven by shutdown instead.
     requestTimeout: 0,
     return503OnClosing: true,
     disableRequestLogging: true,
     forceCloseConnections: "idle",
+    clientErrorHandler: answerClientError,
   }) as unknown as FastifyInstance;
+  answerPlainHttp(app.server as unknown as TlsServer);
+  return app;
+}
+
+/**
+ * A request the HTTP parser refused. The client may still be sending (a header section far past
+ * the bound): closing at once would make the kernel reset the connection and the client lose the
+ * answer, so the write side is closed and the rest is read and dropped, within bounds.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  // The parser reports every later chunk of a refused request again; the first answer stands.
+  if (err.code === "ECONNRESET" || socket.destroyed || socket.writableEnded) {
+    if (socket.writableEnded && socket.bytesRead > dropUntil(socket)) socket.destroy();
+    return;
+  }
+  // Go closes a connection whose headers time out without an answer.
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.destroy();
+    return;
+  }
+  const error: ApiError =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? errors.headersTooLarge(MAX_HEADER_BYTES)
+      : errors.badRequest(`malformed HTTP request: ${err.message}`);
+  const body = JSON.stringify(error.toStatus());
+  dropLimits.set(socket, socket.bytesRead + DISCARD_LIMIT_BYTES);
+  setTimeout(() => socket.destroy(), DRAIN_MS).unref();
+  socket.end(
+    `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code]}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** How long a refused request's remainder is read before the connection is closed regardless. */
+const DRAIN_MS = 5_000;
+const dropLimits = new WeakMap<Socket, number>();
+const dropUntil = (socket: Socket) => dropLimits.get(socket) ?? 0;
+
+/** The first five bytes on which Go's HTTPS server answers plain HTTP instead of just closing. */
+const PLAIN_HTTP_STARTS = new Set(["GET /", "HEAD ", "POST ", "PUT /", "OPTIO"]);
+const PLAIN_HTTP_ANSWER = "HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
+/** How long a connection may stay silent before its first bytes (tls's handshakeTimeout). */
+const FIRST_BYTES_MS = 120_000;
+
+/**
+ * Looks at the first bytes of each connection before TLS does. A TLS record starts with 0x16
+ * (handshake) and goes to the TLS server at once; anything else is judged on five bytes as Go
+ * does. Bytes read here are put back, and the TLS socket consumes what the raw socket buffered.
+ */
+function answerPlainHttp(server: TlsServer): void {
+  const tlsListeners = server.listeners("connection") as ((socket: Socket) => void)[];
+  server.removeAllListeners("connection");
+  server.on("connection", (socket: Socket) => {
+    let head: Buffer | undefined;
+    const close = () => socket.destroy();
+    socket.on("error", close);
+    socket.on("timeout", close);
+    socket.setTimeout(FIRST_BYTES_MS);
+    const onData = (chunk: Buffer) => {
+      head = head ? Buffer.concat([head, chunk]) : chunk;
+      if (head[0] !== 0x16 && head.length < 5) return;
+      socket.off("data", onData);
+      socket.pause();
+      if (PLAIN_HTTP_STARTS.has(head.subarray(0, 5).toString("latin1"))) {
+        socket.end(PLAIN_HTTP_ANSWER);
+        socket.resume();
+        return;
+      }
+      // From here on the TLS socket handles errors and timeouts, as it did before this layer.
+      socket.setTimeout(0);
+      socket.off("timeout", close);
+      socket.off("error", close);
+      socket.unshift(head);
+      for (const listener of tlsListeners) listener.call(server, socket);
+    };
+    socket.on("data", onData);
+  });
 }

@@ -206,6 +206,9 @@ export const errors = {
     }),
   tooLarge: (limit: number) =>
     new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`),
+  /** Request line and headers past the listener's bound; upstream has no reason for 431. */
+  headersTooLarge: (limit: number) =>
+    new ApiError(431, "BadRequest", `Request header fields too large: limit is ${limit}`),
   expired: (message: string, continueToken?: string) =>
     new ApiError(410, "Expired", message, undefined, continueToken),
   timeout: (message: string, retryAfterSeconds?: number, causes?: readonly StatusCause[]) =>
