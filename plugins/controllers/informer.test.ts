@@ -49,7 +49,7 @@ it("reports objects deleted during a watch gap as deleted after the re-list", as
   const run = informer.run(stop.signal);
   try {
     await eventually(() => informer.synced, 10_000, "first list");
-    await client.must("POST", path, { metadata: { name: "busy" } });
+    const busy = await client.must("POST", path, { metadata: { name: "busy" } });
     await eventually(() => blocked, 10_000, "handler busy");
 
     const { dataDir, port } = gw;
@@ -60,9 +60,26 @@ it("reports objects deleted during a watch gap as deleted after the re-list", as
     const fresh = ControllerClient.fromKubeconfig(gw.kubeconfig);
     await fresh.must("DELETE", `${path}/gone`);
     for (let i = 0; i < 5; i++) await fresh.must("POST", path, { metadata: { name: `later-${i}` } });
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    // A change after the wait makes the watch cache drop what is older than its window.
+    // The informer stopped at or before "busy". Wait until that revision is Gone: the watch cache
+    // drops what is older than its window when a change arrives, so each look makes one.
     await fresh.must("POST", path, { metadata: { name: "trigger" } });
+    const rv = busy.body.metadata.resourceVersion as string;
+    let n = 0;
+    await eventually(
+      async () => {
+        await fresh.must(
+          "PATCH",
+          `${path}/trigger`,
+          { data: { n: String(n++) } },
+          "application/merge-patch+json",
+        );
+        return (
+          (await fresh.call("GET", `${path}?resourceVersion=${rv}&resourceVersionMatch=Exact`)).status === 410
+        );
+      },
+      20_000,
+      "the informer's revision compacted away",
+    );
     await fresh.close();
     release();
 
