@@ -23,12 +23,15 @@ export interface StorageConfig {
   };
 }
 
+/** Where the embedded store keeps its files under the data directory. */
+export const embeddedStoreDir = (dataDir: string): string => join(dataDir, "store");
+
 export async function openStorage(config: StorageConfig): Promise<Storage> {
   switch (config.backend) {
     case "memory":
       return new MemoryStorage();
     case "embedded":
-      return openEmbeddedStorage({ dir: join(config.dataDir, "store"), sync: config.sync ?? true });
+      return openEmbeddedStorage({ dir: embeddedStoreDir(config.dataDir), sync: config.sync ?? true });
     case "etcd": {
       const etcd = config.etcd;
       if (!etcd || etcd.endpoints.length === 0)

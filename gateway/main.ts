@@ -1,9 +1,10 @@
 // `npm start`: load settings, create first-start credentials, open storage, serve.
 import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { pino } from "pino";
 import { builtinKinds, builtinRbacKinds } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
-import { openStorage } from "../backends/factory.ts";
+import { embeddedStoreDir, openStorage } from "../backends/factory.ts";
 import { naming as namingPreset } from "../backends/naming/index.ts";
 import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
 import { loadOptions, OptionError, type ServerOptions, usage } from "../config/options.ts";
@@ -38,6 +39,7 @@ import { objectAccess } from "./object-access.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
+import { tightenDataDir } from "./pki/data-dir.ts";
 import { legacyBindings, podBindingAction, podEvictionAction } from "./pod-actions.ts";
 import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
 import { buildSecurity } from "./security.ts";
@@ -57,6 +59,17 @@ async function main(options: ServerOptions): Promise<void> {
     servingProvided: options.tlsCertFile !== undefined,
   });
   for (const file of pki.created) log.info({ file }, "generated");
+  const privateEntries = [
+    dirname(pki.paths.caCert),
+    embeddedStoreDir(options.dataDir),
+    pki.paths.adminKubeconfig,
+  ];
+  for (const { level, msg, ...fields } of [
+    ...pki.notices,
+    ...(await tightenDataDir(options.dataDir, privateEntries)),
+  ]) {
+    log[level](fields, msg);
+  }
   const clientCaPem = await readFile(options.clientCAFile ?? pki.paths.caCert, "utf8");
   const frontProxyCaPem = await readFile(
     options.requestheaderClientCAFile ?? pki.paths.frontProxyCaCert,

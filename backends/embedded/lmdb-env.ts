@@ -9,7 +9,8 @@
 // compaction point when compaction removed that record), so the counter is by construction written
 // in the same transaction as the object and its event.
 
-import { type Database, open, type RootDatabase } from "lmdb";
+import { mkdirSync } from "node:fs";
+import { type Database, open, type RootDatabase, type RootDatabaseOptionsWithPath } from "lmdb";
 import type { Revision } from "../contract/index.ts";
 
 export interface StoreDatabases {
@@ -22,7 +23,12 @@ export interface StoreDatabases {
 export type MetaKey = "compacted" | "swept";
 
 export function openDatabases(dir: string, sync: boolean): StoreDatabases {
-  const env = open({
+  // The files hold every object, Secrets included: only the owner may read them. lmdb-js creates
+  // the directory with the umask's mode unless it exists, and takes the files' mode as
+  // permissionsMode (default 0664), which its types do not declare.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const options: RootDatabaseOptionsWithPath & { permissionsMode: number } = {
+    permissionsMode: 0o600,
     path: dir,
     // `dir` is a directory even when its name contains a dot.
     noSubdir: false,
@@ -38,7 +44,8 @@ export function openDatabases(dir: string, sync: boolean): StoreDatabases {
     // crash or power loss of the machine, which may lose recent writes or, as lmdb warns for
     // NOSYNC, damage the files.
     noSync: !sync,
-  });
+  };
+  const env = open(options);
   return {
     env,
     objects: env.openDB<Revision, string>({ name: "objects", useVersions: true }),

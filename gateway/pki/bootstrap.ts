@@ -1,13 +1,15 @@
 // First-start credentials in kubeadm's layout under <data-dir>: the cluster CA, the serving
 // certificate, the service-account key pair, the front-proxy CA and its client, and an admin
-// kubeconfig. Later starts reuse whatever files exist.
+// kubeconfig. Later starts reuse whatever files exist, and keep the kubeconfig's server URL
+// current with the flags. Every directory is created 0700 and every file 0600.
 import { generateKeyPairSync } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { type Authority, createAuthority, issueCertificate, loadAuthority } from "./certificates.ts";
-import { renderKubeconfig } from "./kubeconfig.ts";
+import { type Notice, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./data-dir.ts";
+import { checkServer, renderKubeconfig } from "./kubeconfig.ts";
 
 export interface PkiPaths {
   readonly caCert: string;
@@ -54,11 +56,13 @@ export interface BootstrapResult {
   readonly paths: PkiPaths;
   /** Files written by this call (empty on a later start). */
   readonly created: string[];
+  /** What became of admin.kubeconfig's server URL, when anything is worth saying. */
+  readonly notices: Notice[];
 }
 
-async function writeSecret(path: string, text: string): Promise<void> {
-  await writeFile(path, text, { mode: 0o600 });
-  await chmod(path, 0o600);
+async function writePrivate(path: string, text: string): Promise<void> {
+  await writeFile(path, text, { mode: PRIVATE_FILE_MODE });
+  await chmod(path, PRIVATE_FILE_MODE);
 }
 
 async function ensureAuthority(
@@ -71,15 +75,15 @@ async function ensureAuthority(
     return loadAuthority(await readFile(certPath, "utf8"), await readFile(keyPath, "utf8"));
   }
   const ca = await createAuthority(name);
-  await writeFile(certPath, ca.certPem);
-  await writeSecret(keyPath, ca.keyPem);
+  await writePrivate(certPath, ca.certPem);
+  await writePrivate(keyPath, ca.keyPem);
   created.push(certPath, keyPath);
   return ca;
 }
 
 export async function bootstrapPki(options: BootstrapOptions): Promise<BootstrapResult> {
   const paths = pkiPaths(options.dataDir);
-  await mkdir(join(options.dataDir, "pki"), { recursive: true, mode: 0o700 });
+  await mkdir(join(options.dataDir, "pki"), { recursive: true, mode: PRIVATE_DIR_MODE });
   const created: string[] = [];
 
   const ca = await ensureAuthority(paths.caCert, paths.caKey, "cluster-ca", created);
@@ -91,8 +95,8 @@ export async function bootstrapPki(options: BootstrapOptions): Promise<Bootstrap
       usage: "server",
       altNames: [...names].filter((n) => n !== ""),
     });
-    await writeFile(paths.servingCert, serving.certPem);
-    await writeSecret(paths.servingKey, serving.keyPem);
+    await writePrivate(paths.servingCert, serving.certPem);
+    await writePrivate(paths.servingKey, serving.keyPem);
     created.push(paths.servingCert, paths.servingKey);
   }
 
@@ -103,8 +107,8 @@ export async function bootstrapPki(options: BootstrapOptions): Promise<Bootstrap
       publicKeyEncoding: { type: "spki", format: "pem" },
       privateKeyEncoding: { type: "pkcs1", format: "pem" },
     });
-    await writeSecret(paths.saKey, privateKey);
-    await writeFile(paths.saPub, publicKey);
+    await writePrivate(paths.saKey, privateKey);
+    await writePrivate(paths.saPub, publicKey);
     created.push(paths.saKey, paths.saPub);
   }
 
@@ -119,18 +123,19 @@ export async function bootstrapPki(options: BootstrapOptions): Promise<Bootstrap
       commonName: "front-proxy-client",
       usage: "client",
     });
-    await writeFile(paths.frontProxyClientCert, client.certPem);
-    await writeSecret(paths.frontProxyClientKey, client.keyPem);
+    await writePrivate(paths.frontProxyClientCert, client.certPem);
+    await writePrivate(paths.frontProxyClientKey, client.keyPem);
     created.push(paths.frontProxyClientCert, paths.frontProxyClientKey);
   }
 
+  const notices: Notice[] = [];
   if (!existsSync(paths.adminKubeconfig)) {
     const admin = await issueCertificate(ca, {
       commonName: "cluster-admin",
       organizations: ["system:masters"],
       usage: "client",
     });
-    await writeSecret(
+    await writePrivate(
       paths.adminKubeconfig,
       renderKubeconfig({
         clusterName: "cluster",
@@ -139,9 +144,56 @@ export async function bootstrapPki(options: BootstrapOptions): Promise<Bootstrap
         caPem: ca.certPem,
         clientCertPem: admin.certPem,
         clientKeyPem: admin.keyPem,
+        recordServer: true,
       }),
     );
     created.push(paths.adminKubeconfig);
+  } else {
+    notices.push(...(await keepServerCurrent(paths.adminKubeconfig, options.serverUrl)));
   }
-  return { paths, created };
+  return { paths, created, notices };
+}
+
+/**
+ * After a restart on another --secure-port or --bind-address, kubectl would otherwise present the
+ * admin certificate to whatever now listens at the old address. The URL is rewritten only while
+ * it is still the one the gateway wrote; a server someone put there is kept, and the log says so.
+ */
+async function keepServerCurrent(file: string, url: string): Promise<Notice[]> {
+  let check: ReturnType<typeof checkServer>;
+  try {
+    check = checkServer(await readFile(file, "utf8"), url);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return [{ level: "warn", msg: `cannot read it as a kubeconfig (${why}); left as it is`, file, url }];
+  }
+  switch (check.outcome) {
+    case "current":
+      return [];
+    case "updated":
+      // Through a new file and a rename, so a crash leaves the old file or the new one.
+      await writePrivate(`${file}.new`, check.text);
+      await rename(`${file}.new`, file);
+      return [{ level: "info", msg: "server URL updated to the flags", file, from: check.previous, to: url }];
+    case "edited":
+      return [
+        {
+          level: "info",
+          msg: "server URL was edited, so it is kept",
+          file,
+          server: check.server,
+          serving: url,
+        },
+      ];
+    case "unrecorded":
+      return [
+        {
+          level: "warn",
+          msg: "names another server than this gateway's, and was not written by this release, so it is left as it is; delete it to have a new one written",
+          file,
+          server: check.server,
+          serving: url,
+        },
+      ];
+  }
 }
