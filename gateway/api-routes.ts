@@ -12,7 +12,7 @@ import { Pipeline, type RequestContext } from "./pipeline/index.ts";
 import { type InflightLimits, inflightLimitStage } from "./pipeline/inflight-limit.ts";
 import { type ApiError, errors, toApiError } from "./request/api-error.ts";
 import { discardUnreadBody } from "./request/unread-body.ts";
-import { warningHeader } from "./request/warning.ts";
+import { hasRawBytes, warningHeader } from "./request/warning.ts";
 
 /** Upstream's limit on request bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -59,7 +59,14 @@ export function sendError(reply: FastifyReply, err: ApiError): void {
   const status = err.toStatus();
   if (err.details?.retryAfterSeconds !== undefined)
     reply.header("retry-after", String(err.details.retryAfterSeconds));
-  void reply.code(err.code).type("application/json").send(JSON.stringify(status));
+  const body = JSON.stringify(status);
+  const warnings = reply.getHeader("warning");
+  // Warnings in UTF-8 reach the client as they are only with a body of bytes (see hasRawBytes).
+  const raw = Array.isArray(warnings) && hasRawBytes(warnings);
+  void reply
+    .code(err.code)
+    .type("application/json")
+    .send(raw ? Buffer.from(body) : body);
 }
 
 export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {
@@ -95,7 +102,8 @@ export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {
       const apiError = toApiError(err);
       if (apiError.code >= 500) req.log.error({ err }, "request failed");
       // Warnings gathered before the refusal (admission's, say) still reach the client.
-      if (ctx.warnings.length > 0) reply.header("warning", warningHeader(ctx.warnings));
+      const warnings = warningHeader(ctx.warnings);
+      if (warnings.length > 0) reply.header("warning", warnings);
       sendError(reply, apiError);
     }
     if (!ctx.done && !reply.sent) sendError(reply, errors.pageNotFound());

@@ -13,6 +13,7 @@ import {
   duplicateFieldMessage,
   encodeObject,
   encodeWatchFrame,
+  goQuote,
   JsonSyntaxError,
   negotiateInput,
   negotiateOutput,
@@ -31,7 +32,7 @@ import {
   ProtobufDecodeError,
 } from "../protobuf/codec.ts";
 import { errors, type Status } from "../request/api-error.ts";
-import { warningHeader } from "../request/warning.ts";
+import { hasRawBytes, warningHeader } from "../request/warning.ts";
 import { knownFieldsOf, type Resource } from "../routing/resources.ts";
 import { CHUNK_CHARS, listBodyLength, listBodyStream } from "./list-body.ts";
 
@@ -71,12 +72,20 @@ export class Codec {
     this.naming = naming;
   }
 
-  output(ctx: RequestContext, _served: Resource, options: { list: boolean; stream: boolean }): OutputChoice {
+  /**
+   * The response representation. `kind` names the result's type when it is not the resource's
+   * (a Scale).
+   */
+  output(
+    ctx: RequestContext,
+    served: Resource,
+    options: { list: boolean; stream: boolean; kind?: { apiVersion: string; kind: string } },
+  ): OutputChoice {
     const q = ctx.url.searchParams;
     const pretty = q.get("pretty");
     const includeObject = q.get("includeObject");
     const userAgent = ctx.req.headers["user-agent"];
-    return negotiateOutput(ctx.req.headers.accept, {
+    const choice = negotiateOutput(ctx.req.headers.accept, {
       naming: this.naming,
       tableSupported: true,
       // Protobuf bodies are not produced yet; clients that also accept JSON get JSON.
@@ -86,13 +95,26 @@ export class Codec {
       ...(includeObject !== null ? { includeObject } : {}),
       ...(userAgent ? { userAgent } : {}),
     });
+    // PartialObjectMetadata of a list, or PartialObjectMetadataList of one object, is a 406: found
+    // now, on an empty result of the right shape, so that a write is refused before it commits.
+    if (!options.stream && (choice.kind === "partial-metadata" || choice.kind === "partial-metadata-list")) {
+      const { schema } = served;
+      const version = ctx.info?.apiVersion ?? "";
+      const apiVersion = schema.group ? `${schema.group}/${version}` : version;
+      const shape = options.list
+        ? { apiVersion, kind: schema.listKind, items: [] }
+        : (options.kind ?? { apiVersion, kind: schema.kind });
+      transformResult(shape, choice, { naming: this.naming });
+    }
+    return choice;
   }
 
   #send(ctx: RequestContext, code: number, body: string | Readable, contentType: string): void {
     ctx.done = true;
     const reply = ctx.reply.code(code).header("content-type", contentType);
-    if (ctx.warnings.length > 0) reply.header("warning", warningHeader(ctx.warnings));
-    void reply.send(body);
+    const warnings = ctx.warnings.length > 0 ? warningHeader(ctx.warnings) : [];
+    if (warnings.length > 0) reply.header("warning", warnings);
+    void reply.send(typeof body === "string" && hasRawBytes(warnings) ? Buffer.from(body) : body);
   }
 
   /**
@@ -322,7 +344,8 @@ export class Codec {
     if ((unknown.length === 0 && duplicates.length === 0) || level === "Ignore") return;
     const problems = [
       ...duplicates.map(duplicateFieldMessage),
-      ...unknown.map((p) => `unknown field "${p}"`),
+      // Quoted as Go's %q does, so that any field name reads back and fits a Warning header.
+      ...unknown.map((p) => `unknown field ${goQuote(p)}`),
     ];
     if (level === "Strict") throw errors.badRequest(`strict decoding error: ${problems.join(", ")}`);
     ctx.warnings.push(...problems);

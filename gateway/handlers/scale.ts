@@ -1,7 +1,13 @@
 // The `scale` subresource: an autoscaling/v1 Scale read from and written to the object's replica
 // fields (a workload's spec.replicas, or a custom resource's declared paths). Writes go through
 // the main resource, so its validation and admission see the new replica count.
-import { applyScale, getScale, type ScaleError, scaleForUpdate } from "../../backends/crd/index.ts";
+import {
+  applyScale,
+  getScale,
+  readScale,
+  type ScaleError,
+  scaleForUpdate,
+} from "../../backends/crd/index.ts";
 import type { JsonObject } from "../../backends/registry/index.ts";
 import type { ScaleSpec } from "../../backends/schema/index.ts";
 import type { RequestAdmission } from "../admission/request.ts";
@@ -62,7 +68,11 @@ export async function handleScale(
   track?: (object: JsonObject, old: JsonObject | undefined) => void,
 ): Promise<void> {
   const { registry, schema } = served;
-  const choice = codec.output(ctx, served, { list: false, stream: false });
+  const choice = codec.output(ctx, served, {
+    list: false,
+    stream: false,
+    kind: { apiVersion: "autoscaling/v1", kind: "Scale" },
+  });
   if (verb === "get") {
     const item = await registry.get(
       namespace,
@@ -86,6 +96,14 @@ export async function handleScale(
     if (!r.ok) fail(r);
     return withSelector(r.scale, object, spec);
   };
+  // The answer of a write, as upstream reads it back (unset spec replicas read as 0). It is read
+  // from the object about to be stored before it is stored too, so that nothing fails once the
+  // write has committed.
+  const answer = (object: JsonObject): JsonObject => {
+    const r = readScale(object, spec);
+    if (!r.ok) throw errors.badRequest(r.message);
+    return withSelector(r.scale, object, spec);
+  };
   const { object } = await registry.update(
     namespace,
     name,
@@ -103,15 +121,11 @@ export async function handleScale(
       dryRun,
       createIfMissing: false,
       ...(track ? { track } : {}),
-      ...(admission
-        ? {
-            admission: (o: JsonObject | undefined, old: JsonObject | undefined) =>
-              admission.validate(o && scaleOf(o), old && scaleOf(old)),
-          }
-        : {}),
+      admission: async (o: JsonObject | undefined, old: JsonObject | undefined) => {
+        if (o) answer(o);
+        await admission?.validate(o && scaleOf(o), old && scaleOf(old));
+      },
     },
   );
-  const r = getScale(object, spec);
-  if (!r.ok) fail(r);
-  codec.sendOther(ctx, 200, withSelector(r.scale, object, spec), choice, served);
+  codec.sendOther(ctx, 200, answer(object), choice, served);
 }

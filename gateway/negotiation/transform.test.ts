@@ -54,4 +54,20 @@ describe("transformResult", () => {
       (e: unknown) => e instanceof ApiError && e.code === 406,
     );
   });
+  it("a cell that throws is empty, never a failure of the response", () => {
+    const columns = [
+      { name: "Name", type: "string" as const, description: "", priority: 0, cell: () => "a" },
+      {
+        name: "Broken",
+        type: "string" as const,
+        description: "",
+        priority: 0,
+        cell: () => {
+          throw new TypeError("cannot read properties of undefined");
+        },
+      },
+    ];
+    const table = transformResult(pod, TABLE, { ...context, columns });
+    assert.deepEqual((table.rows as { cells: unknown[] }[])[0]?.cells, ["a", null]);
+  });
 });

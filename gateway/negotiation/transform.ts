@@ -14,6 +14,30 @@ export interface TransformContext {
   readonly columns?: readonly TableColumn[];
 }
 
+const guardedColumns = new WeakMap<readonly TableColumn[], readonly TableColumn[]>();
+
+/**
+ * The columns with cells that cannot throw: a cell that cannot be computed is empty (as upstream
+ * leaves a custom resource's), never a failure of a write that has already committed.
+ */
+function guarded(columns: readonly TableColumn[]): readonly TableColumn[] {
+  let out = guardedColumns.get(columns);
+  if (!out) {
+    out = columns.map((c) => ({
+      ...c,
+      cell: (object: Obj) => {
+        try {
+          return c.cell(object);
+        } catch {
+          return null;
+        }
+      },
+    }));
+    guardedColumns.set(columns, out);
+  }
+  return out;
+}
+
 /** Convert a get/list/write result for the output; throws a 406 ApiError for a list/object mismatch. */
 export function transformResult(result: Obj, output: OutputChoice, context: TransformContext): Obj {
   if (result.kind === "Status") return result;
@@ -29,7 +53,7 @@ export function transformResult(result: Obj, output: OutputChoice, context: Tran
           : typeof metadata.resourceVersion === "string"
             ? { resourceVersion: metadata.resourceVersion }
             : {},
-        ...(context.columns ? { columns: context.columns } : {}),
+        ...(context.columns ? { columns: guarded(context.columns) } : {}),
         includeObject: output.includeObject ?? "Metadata",
         tableVersion: output.tableVersion ?? target.version,
         naming: context.naming,
