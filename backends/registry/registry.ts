@@ -21,6 +21,7 @@ import {
 } from "../validation/object-meta.ts";
 import { RegistryError, type ResourceIdentity } from "./errors.ts";
 import type { FieldError } from "./field-error.ts";
+import { metaTimeError } from "./meta-time.ts";
 import type { JsonObject, Strategy } from "./strategy.ts";
 
 export interface WriteOptions {
@@ -197,18 +198,7 @@ export class Registry {
   /** Server-owned fields of a new object; the kind's preparation runs once the name is known. */
   #prepareCreate(object: JsonObject, namespace: string | undefined): Metadata {
     const m = meta(object);
-    if (this.schema.namespaced) {
-      if (m.namespace && namespace && m.namespace !== namespace) {
-        throw this.#error(
-          "BadRequest",
-          m.name ?? "",
-          "the namespace of the provided object does not match the namespace sent on the request",
-        );
-      }
-      m.namespace = namespace ?? m.namespace;
-    } else {
-      delete m.namespace;
-    }
+    this.matchNamespace(object, namespace);
     if (m.resourceVersion) {
       throw this.#error(
         "BadRequest",
@@ -226,6 +216,26 @@ export class Registry {
     m.uid = randomUUID();
     m.creationTimestamp = now();
     return m;
+  }
+
+  /**
+   * A body's namespace against the request's, as upstream checks it on every write: an empty one
+   * takes the request's, a cluster-scoped object has none, another one is a 400. A value of
+   * another type is left to the type check.
+   */
+  matchNamespace(object: JsonObject, namespace: string | undefined): void {
+    const m = object.metadata as Metadata | undefined;
+    if (typeof m !== "object" || m === null || Array.isArray(m)) return;
+    if (!this.schema.namespaced) delete m.namespace;
+    else if (m.namespace === undefined || m.namespace === null || m.namespace === "") {
+      if (namespace) m.namespace = namespace;
+    } else if (typeof m.namespace === "string" && namespace && m.namespace !== namespace) {
+      throw this.#error(
+        "BadRequest",
+        m.name ?? "",
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
   }
 
   #validateCreate(object: JsonObject, m: Metadata): void {
@@ -304,6 +314,7 @@ export class Registry {
         if (options.subresource || !(options.createIfMissing ?? this.schema.allowCreateOnUpdate))
           throw this.notFound(name);
         const object = await transform(undefined);
+        this.matchNamespace(object, namespace);
         this.#checkUrlName(object, name);
         const m = meta(object);
         delete m.resourceVersion;
@@ -321,6 +332,7 @@ export class Registry {
       this.#normalize(object);
       const m = meta(object);
       const om = meta(old);
+      this.matchNamespace(object, namespace);
       this.#checkUrlName(object, name);
       if (m.resourceVersion && m.resourceVersion !== om.resourceVersion) {
         throw this.#error(
@@ -453,12 +465,13 @@ export class Registry {
   /** A value of the wrong JSON type is a 400 before anything else looks at the object. */
   #checkTypes(object: JsonObject): void {
     const typed = this.strategy.typed;
-    const problem = typed
-      ? typed.decodeError(object)
-      : (typeMismatch(object, this.schema.kind, OBJECT_META_TYPES) ??
-        (this.strategy.fieldTypes
-          ? typeMismatch(object, this.schema.kind, this.strategy.fieldTypes)
-          : undefined));
+    const problem =
+      (typed
+        ? typed.decodeError(object)
+        : (typeMismatch(object, this.schema.kind, OBJECT_META_TYPES) ??
+          (this.strategy.fieldTypes
+            ? typeMismatch(object, this.schema.kind, this.strategy.fieldTypes)
+            : undefined))) ?? metaTimeError(object);
     if (problem) {
       const name =
         typeof object.metadata === "object" && object.metadata

@@ -335,6 +335,8 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       const body = await codec.readObject(ctx, served, info.apiVersion);
       const { manager } = writeManager(ctx, env, "CreateOptions");
       const dry = dryRun(ctx);
+      // Before admission, as upstream: webhooks never see an object of another namespace.
+      registry.matchNamespace(body, ns);
       const admission = admissionFor(ctx, env, {
         served,
         subresource,
@@ -368,6 +370,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       const body = await codec.readObject(ctx, served, info.apiVersion);
       const { manager } = writeManager(ctx, env, "UpdateOptions");
       const choice = codec.output(ctx, served, { list: false, stream: false });
+      registry.matchNamespace(body, ns);
       const fields = fieldManagerFor(served, env.naming, info.apiVersion, subresource);
       const sent = sentManagedFields(body);
       const dry = dryRun(ctx);
@@ -437,6 +440,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
             if (!current) await checkCreateByWrite(ctx, env);
             const applied = fields.apply(current, structuredClone(config), manager, force);
             const next = codec.toStorage(applied, served, info.apiVersion);
+            registry.matchNamespace(next, ns);
             if (admission) await admission.admit(registry.decoded(next), current);
             await env.checkWrite?.(ctx, {
               verb: current ? "update" : "create",
@@ -462,6 +466,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           if (!current) throw registry.notFound(info.name);
           const old = structuredClone(current);
           const next = await codec.applyPatch(type, current, patch, served, info.apiVersion);
+          registry.matchNamespace(next, ns);
           sent = sentManagedFields(next);
           if (admission) await admission.admit(registry.decoded(next), old);
           await env.checkWrite?.(ctx, {
