@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { getHeapStatistics } from "node:v8";
 import { parseDuration } from "./duration.ts";
 import { DEFAULTS, loadOptions, OptionError } from "./options.ts";
 
@@ -53,6 +54,13 @@ describe("options", () => {
     assert.deepEqual(o.featureGates, { WatchList: true });
   });
 
+  it("reads history byte budgets as bytes or binary sizes; the default is an eighth of the heap limit", () => {
+    assert.equal(loadOptions(["--watch-cache-history-bytes=1048576"], read).watchCacheHistoryBytes, 2 ** 20);
+    assert.equal(loadOptions(["--watch-cache-history-bytes=512Mi"], read).watchCacheHistoryBytes, 2 ** 29);
+    assert.equal(loadOptions(["--watch-cache-history-bytes", "2Gi"], read).watchCacheHistoryBytes, 2 ** 31);
+    assert.equal(DEFAULTS.watchCacheHistoryBytes, Math.floor(getHeapStatistics().heap_size_limit / 8));
+  });
+
   it("takes settings from --config, with flags winning", () => {
     const o = loadOptions(["--config=a.yaml", "--data-dir=/override"], read);
     assert.equal(o.dataDir, "/override");
@@ -67,6 +75,8 @@ describe("options", () => {
     [["--storage-backend=etcd"], /needs --etcd-servers/],
     [["--secure-port=http"], /not an integer/],
     [["--compaction-interval=soon"], /not a duration/],
+    [["--watch-cache-history-bytes=0"], /not a positive size/],
+    [["--watch-cache-history-bytes=1GB"], /not a positive size/],
     [["--data-dir"], /needs an argument/],
     [["--config=missing.yaml"], /cannot read missing.yaml/],
     [["--config=bad.yaml"], /not valid YAML/],
@@ -87,6 +97,7 @@ it("accepts the shipped example configuration", () => {
   const o = loadOptions([`--config=${path}`]);
   assert.equal(o.storageBackend, "embedded");
   assert.equal(o.compactionInterval, 300_000);
+  assert.equal(o.watchCacheHistoryBytes, 512 * 2 ** 20);
 });
 
 describe("authentication and authorization options", () => {

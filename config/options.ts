@@ -5,9 +5,10 @@
 import { readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
 import { parseCidr, parseNodePortRange, ServiceRangeError } from "../backends/builtin/index.ts";
+import { defaultHistoryBytes } from "../backends/cacher/index.ts";
 import { parseDuration } from "./duration.ts";
 
-type Kind = "string" | "int" | "bool" | "duration" | "list";
+type Kind = "string" | "int" | "bool" | "duration" | "list" | "bytes";
 
 interface OptionSpec<K extends Kind = Kind> {
   readonly flag: string;
@@ -80,6 +81,12 @@ export const OPTION_SPECS = [
     key: "watchCacheHistory",
     kind: "int",
     help: "upper bound on changes each watch cache keeps for replay, whatever their age",
+  },
+  {
+    flag: "watch-cache-history-bytes",
+    key: "watchCacheHistoryBytes",
+    kind: "bytes",
+    help: "upper bound on the bytes of changes all watch caches keep together for replay (e.g. 512Mi); the largest history gives up its oldest changes first",
   },
   { flag: "bind-address", key: "bindAddress", kind: "string", help: "address to listen on" },
   { flag: "secure-port", key: "securePort", kind: "int", help: "port to listen on" },
@@ -394,6 +401,8 @@ export interface ServerOptions {
   /** Milliseconds. */
   compactionInterval: number;
   watchCacheHistory: number;
+  /** Bytes. */
+  watchCacheHistoryBytes: number;
   bindAddress: string;
   securePort: number;
   tlsCertFile: string | undefined;
@@ -470,6 +479,8 @@ export const DEFAULTS: ServerOptions = {
   etcdPrefix: "/registry",
   compactionInterval: 5 * 60_000,
   watchCacheHistory: 50_000,
+  // An eighth of the JavaScript heap limit, which Node sizes from the machine's memory.
+  watchCacheHistoryBytes: defaultHistoryBytes(),
   bindAddress: "127.0.0.1",
   securePort: 6443,
   tlsCertFile: undefined,
@@ -569,6 +580,14 @@ function convert(spec: OptionSpec, raw: unknown, where: string): unknown {
       } catch (err) {
         throw bad((err as Error).message);
       }
+    case "bytes": {
+      const m = /^(\d+)(Ki|Mi|Gi|Ti)?$/.exec(String(raw).trim());
+      const value = m ? Number(m[1]) * 1024 ** ["", "Ki", "Mi", "Gi", "Ti"].indexOf(m[2] ?? "") : NaN;
+      if (!Number.isSafeInteger(value) || value <= 0) {
+        throw bad(`"${String(raw)}" is not a positive size such as 536870912, 512Mi or 2Gi`);
+      }
+      return value;
+    }
     case "list": {
       const items = Array.isArray(raw)
         ? raw.map(String)
@@ -723,9 +742,11 @@ export function usage(): string {
     const shown =
       spec.kind === "duration"
         ? `${(def as number) / 1000}s`
-        : Array.isArray(def)
-          ? def.join(",")
-          : String(def ?? "");
+        : spec.kind === "bytes"
+          ? `${Math.round((def as number) / 2 ** 20)}Mi`
+          : Array.isArray(def)
+            ? def.join(",")
+            : String(def ?? "");
     lines.push(`  --${spec.flag}${spec.kind === "bool" ? "" : "=<value>"}`);
     lines.push(
       `      ${spec.help}${shown && shown !== "false" && shown !== "[object Object]" ? ` (default ${shown})` : ""}`,

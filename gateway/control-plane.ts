@@ -2,7 +2,7 @@
 // namespaces that exist from the start.
 
 import type { BuiltinKind } from "../backends/builtin/index.ts";
-import { Cacher, jsonItemDecoder } from "../backends/cacher/index.ts";
+import { Cacher, HistoryBudget, jsonItemDecoder } from "../backends/cacher/index.ts";
 import type { Storage } from "../backends/contract/index.ts";
 import type { Naming } from "../backends/naming/index.ts";
 import { Registry, RegistryError } from "../backends/registry/index.ts";
@@ -31,6 +31,12 @@ export interface ControlPlaneOptions {
   readonly kinds: readonly BuiltinKind[];
   readonly historyWindowMs: number;
   readonly maxHistory: number;
+  /**
+   * Bytes of change history all watch caches keep together (default: an eighth of the heap
+   * limit). One budget for the process, since memory is the process's: a resource churning
+   * large objects gives up its oldest changes first, not the quiet resources.
+   */
+  readonly historyBytes?: number;
   readonly watchListEnabled: boolean;
   readonly onError: (err: unknown, context: string) => void;
 }
@@ -38,6 +44,7 @@ export interface ControlPlaneOptions {
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const resources = new ResourceTable();
   const cachers: Cacher[] = [];
+  const historyBudget = new HistoryBudget(options.historyBytes);
   const newCacher = (schema: BuiltinKind["schema"]) =>
     new Cacher({
       storage: options.storage,
@@ -45,6 +52,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       decoder: jsonItemDecoder(schema.selectableFields),
       historyWindowMs: options.historyWindowMs > 0 ? options.historyWindowMs : 5 * 60_000,
       maxHistory: options.maxHistory,
+      historyBudget,
       watchListEnabled: options.watchListEnabled,
       onError: options.onError,
     });

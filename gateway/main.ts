@@ -113,6 +113,7 @@ async function main(options: ServerOptions): Promise<void> {
     ],
     historyWindowMs: options.compactionInterval,
     maxHistory: options.watchCacheHistory,
+    historyBytes: options.watchCacheHistoryBytes,
     watchListEnabled: gates.WatchList === true,
     onError: (err, context) => log.warn({ err, context }, "watch cache"),
   });

@@ -2,7 +2,7 @@
 // to system:monitoring). One registry per gateway, so tests running several gateways in one
 // process keep their figures apart.
 import type { FastifyInstance } from "fastify";
-import { Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import type { AccessGuard } from "./authorization/guard.ts";
 
 export interface DeprecatedApiLabels {
@@ -22,8 +22,20 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly #terminatedWatchers = new Counter({
+    name: "apiserver_terminated_watchers_total",
+    help: "Watches ended because the client fell behind (its queued events passed the bound), by resource.",
+    labelNames: ["resource"] as const,
+    registers: [this.registry],
+  });
+
   deprecatedApiRequested(labels: DeprecatedApiLabels): void {
     this.#deprecated.set({ ...labels }, 1);
+  }
+
+  /** `resource`: plural, then `.group` for named groups, as upstream labels it. */
+  watcherTerminated(resource: string): void {
+    this.#terminatedWatchers.inc({ resource });
   }
 }
 

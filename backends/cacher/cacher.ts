@@ -12,7 +12,7 @@ import {
 import type { FieldSelector, LabelSelector } from "../selection/index.ts";
 import { encodeContinue } from "./continue-token.ts";
 import { CacheTimeoutError, ExpiredError, TooLargeResourceVersionError } from "./errors.ts";
-import { History, type HistoryEntry } from "./history.ts";
+import { History, HistoryBudget, type HistoryEntry } from "./history.ts";
 import { type CachedItem, type ItemDecoder, jsonItemDecoder } from "./item.ts";
 import { getMode, listMode, type ReadMode, type WatchModeRequest, watchStart } from "./read-options.ts";
 import { prefixEnd, SortedKeys } from "./sorted-keys.ts";
@@ -27,8 +27,16 @@ export interface CacherOptions {
   readonly historyWindowMs?: number;
   /** Upper bound on retained changes, whatever their age (default 50,000). */
   readonly maxHistory?: number;
+  /**
+   * Bytes of retained changes, shared with every cache given the same budget; past it the
+   * largest history drops its oldest changes (default: a budget of this cache's own, an eighth
+   * of the heap limit).
+   */
+  readonly historyBudget?: HistoryBudget;
   /** Events a watcher may have pending before it is closed (default 1,000). */
   readonly watcherBufferSize?: number;
+  /** Bytes of changes a watcher may have pending before it is closed (default 8 MiB). */
+  readonly watcherBufferBytes?: number;
   /** How often watchers that asked for bookmarks get one (default 60 s). */
   readonly bookmarkIntervalMs?: number;
   /** How long a read waits for a revision before timing out (default 3 s). */
@@ -89,6 +97,8 @@ export class Cacher {
   readonly #historyWindowMs: number;
   readonly #maxHistory: number;
   readonly #bufferSize: number;
+  readonly #bufferBytes: number | undefined;
+  readonly #budget: HistoryBudget;
   readonly #bookmarkIntervalMs: number;
   readonly #waitTimeoutMs: number;
   readonly #watchListEnabled: boolean;
@@ -98,7 +108,7 @@ export class Cacher {
   #items = new Map<string, CachedItem>();
   /** The same items in key order, for ranges. */
   readonly #sorted = new SortedKeys<CachedItem>();
-  #history = new History(0);
+  #history: History;
   #revision: Revision = 0;
   #primed = false;
   #connected = false;
@@ -119,6 +129,9 @@ export class Cacher {
     this.#historyWindowMs = options.historyWindowMs ?? 5 * 60_000;
     this.#maxHistory = options.maxHistory ?? 50_000;
     this.#bufferSize = options.watcherBufferSize ?? 1_000;
+    this.#bufferBytes = options.watcherBufferBytes;
+    this.#budget = options.historyBudget ?? new HistoryBudget();
+    this.#history = new History(0, this.#budget);
     this.#bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     this.#waitTimeoutMs = options.waitTimeoutMs ?? 3_000;
     this.#watchListEnabled = options.watchListEnabled ?? false;
@@ -141,6 +154,7 @@ export class Cacher {
     this.#watchers.clear();
     for (const resolve of this.#readyWaiters) resolve();
     await this.#loop;
+    this.#history.close();
   }
 
   /** Connected to the store and current: what readiness reports. */
@@ -207,7 +221,8 @@ export class Cacher {
     if (this.#primed) for (const w of this.#watchers) w.close("reset");
     this.#items = map;
     this.#sorted.reset(sorted);
-    this.#history = new History(revision);
+    this.#history.close();
+    this.#history = new History(revision, this.#budget);
     this.#revision = revision;
     this.#primed = true;
     this.#releaseWaiters();
@@ -274,6 +289,8 @@ export class Cacher {
           time,
           frames: undefined,
           delivery: undefined,
+          bytes: undefined,
+          history: undefined,
         };
       } else if (prev) {
         // An unreadable new value hides the object rather than serving a stale one.
@@ -298,6 +315,8 @@ export class Cacher {
           time,
           frames: undefined,
           delivery: undefined,
+          bytes: undefined,
+          history: undefined,
         };
       }
       this.#revision = revision;
@@ -595,6 +614,7 @@ export class Cacher {
       filter,
       allowBookmarks,
       maxBuffer: this.#bufferSize,
+      maxBufferBytes: this.#bufferBytes,
       startRevision,
       initial: { [Symbol.iterator]: () => initial(watcher)[Symbol.iterator]() },
       onClose: (w) => this.#watchers.delete(w),

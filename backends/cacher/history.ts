@@ -1,5 +1,7 @@
 // The cache's window of recent changes: it replays watches that start in the past and
-// reconstructs the state at a past revision for exact and continued lists.
+// reconstructs the state at a past revision for exact and continued lists. The window is bounded
+// by age, by count and by bytes; the byte budget is shared by every resource's history.
+import { getHeapStatistics } from "node:v8";
 import type { Revision } from "../contract/index.ts";
 import type { CachedItem } from "./item.ts";
 import type { WatchDelivery } from "./watcher.ts";
@@ -29,15 +31,75 @@ export interface HistoryEntry {
    * it so (all watchers without selectors); see CacheWatcher.view.
    */
   delivery?: WatchDelivery;
+  /** What this entry is charged in its history's byte account: its item's JSON and its frames. */
+  bytes?: number;
+  /** The history that holds the entry; unset once it leaves, so later frames are not charged. */
+  history?: History | undefined;
+}
+
+/**
+ * The default history byte budget: an eighth of the JavaScript heap limit, which Node derives
+ * from the machine's memory (or `--max-old-space-size`). Cached JSON lives in that heap, so the
+ * history can never take more than a fraction of what the process may use.
+ */
+export function defaultHistoryBytes(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit / 8);
+}
+
+/**
+ * A byte budget shared by histories. Past it, the oldest entries of the largest history go
+ * first, so one resource churning large objects shortens its own window, not everyone's.
+ */
+export class HistoryBudget {
+  readonly maxBytes: number;
+  #bytes = 0;
+  readonly #histories = new Set<History>();
+
+  constructor(maxBytes: number = defaultHistoryBytes()) {
+    this.maxBytes = maxBytes;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  join(history: History): void {
+    this.#histories.add(history);
+  }
+
+  leave(history: History): void {
+    this.#histories.delete(history);
+  }
+
+  /** Add (or, negative, give back) bytes; past the budget, drop entries until within it. */
+  charge(bytes: number): void {
+    this.#bytes += bytes;
+    if (bytes <= 0) return;
+    while (this.#bytes > this.maxBytes) {
+      let largest: History | undefined;
+      for (const h of this.#histories) if (h.length > 0 && (!largest || h.bytes > largest.bytes)) largest = h;
+      if (!largest) return;
+      largest.dropOldest();
+    }
+  }
 }
 
 export class History {
   #entries: HistoryEntry[] = [];
   #head = 0;
   #oldest: Revision;
+  #bytes = 0;
+  readonly #budget: HistoryBudget | undefined;
 
-  constructor(startRevision: Revision) {
+  constructor(startRevision: Revision, budget?: HistoryBudget) {
     this.#oldest = startRevision;
+    this.#budget = budget;
+    budget?.join(this);
+  }
+
+  /** Bytes charged for the entries held: JSON characters of items and cached frames. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /** The oldest revision whose state can be rebuilt and from which a watch can start. */
@@ -49,23 +111,59 @@ export class History {
     return this.#entries.length - this.#head;
   }
 
+  /**
+   * Add the newest change. Its item is charged (an entry's `prev` is the previous entry's item
+   * or the live object, so one object per change is what the history adds); frames are charged
+   * as they are cached (`charge`).
+   */
   push(entry: HistoryEntry): void {
+    entry.bytes = 0;
+    entry.history = this;
     this.#entries.push(entry);
+    this.charge(entry, entry.item.json.length);
+  }
+
+  charge(entry: HistoryEntry, bytes: number): void {
+    entry.bytes = (entry.bytes ?? 0) + bytes;
+    this.#bytes += bytes;
+    this.#budget?.charge(bytes);
   }
 
   /** Drop entries older than `minTime`, and beyond `maxEntries`. */
   trim(minTime: number, maxEntries: number): void {
-    const entries = this.#entries;
-    while (this.#head < entries.length) {
-      const first = entries[this.#head] as HistoryEntry;
-      if (first.time >= minTime && entries.length - this.#head <= maxEntries) break;
-      this.#oldest = first.revision;
-      entries[this.#head++] = undefined as unknown as HistoryEntry;
+    while (this.#head < this.#entries.length) {
+      const first = this.#entries[this.#head] as HistoryEntry;
+      if (first.time >= minTime && this.length <= maxEntries) break;
+      this.dropOldest();
     }
+  }
+
+  dropOldest(): void {
+    const entries = this.#entries;
+    const first = entries[this.#head] as HistoryEntry | undefined;
+    if (first === undefined) return;
+    this.#oldest = first.revision;
+    entries[this.#head++] = undefined as unknown as HistoryEntry;
+    this.#release(first);
     if (this.#head > 1024 && this.#head * 2 > entries.length) {
       this.#entries = entries.slice(this.#head);
       this.#head = 0;
     }
+  }
+
+  /** Give the budget back everything (the cache relisted or stopped). */
+  close(): void {
+    for (let i = this.#head; i < this.#entries.length; i++) this.#release(this.#entries[i] as HistoryEntry);
+    this.#entries = [];
+    this.#head = 0;
+    this.#budget?.leave(this);
+  }
+
+  #release(entry: HistoryEntry): void {
+    const bytes = entry.bytes ?? 0;
+    entry.history = undefined;
+    this.#bytes -= bytes;
+    this.#budget?.charge(-bytes);
   }
 
   /** Entries with a revision above `revision`, oldest first. */

@@ -175,3 +175,41 @@ it("a failing initial source ends the iteration with its error and closes the wa
   assert.equal(got.length, 1);
   assert.equal(w.closeReason, "stopped");
 });
+
+it("closes when its queued bytes pass the bound; one change always fits, whatever its size", async () => {
+  const sized = (revision: number, bytes: number): HistoryEntry => ({
+    ...entry(revision, `/x/${revision}`),
+    item: { ...item(`/x/${revision}`, revision), json: "x".repeat(bytes) },
+  });
+  const big = watcher({ maxBufferBytes: 100 });
+  big.offer(sized(1, 500));
+  assert.equal(big.closeReason, undefined, "a lone change larger than the bound is queued");
+  assert.equal(big.bufferedBytes, 500);
+  big.offer(sized(2, 1));
+  assert.equal(big.closeReason, "overflow");
+  assert.equal(big.bufferedBytes, 0);
+  assert.equal(await big.whenClosed, "overflow");
+
+  const w = watcher({ maxBufferBytes: 100 });
+  for (let r = 1; r <= 4; r++) w.offer(sized(r, 25));
+  assert.equal(w.bufferedBytes, 100);
+  w.bookmark(5);
+  assert.equal(w.closeReason, undefined, "bookmarks carry no object");
+  assert.equal(rev(w.poll()), 1);
+  assert.equal(w.bufferedBytes, 75);
+  w.offer(sized(6, 25));
+  assert.equal(w.closeReason, undefined, "reading made room");
+  w.offer(sized(7, 1));
+  assert.equal(w.closeReason, "overflow");
+});
+
+it("whenClosed resolves with the reason, also when asked after the close", async () => {
+  const w = watcher();
+  const pending = w.whenClosed;
+  w.close("reset");
+  assert.equal(await pending, "reset");
+  assert.equal(await w.whenClosed, "reset");
+  const later = watcher();
+  later.close("stopped");
+  assert.equal(await later.whenClosed, "stopped");
+});

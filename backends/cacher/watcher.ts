@@ -1,6 +1,7 @@
 // One watch served from the cache. Changes are queued by reference (the cache's history
-// entries), so a watcher costs a pointer per pending event; a watcher whose queue passes its
-// bound is closed rather than allowed to grow.
+// entries), so a watcher costs a pointer per pending event; but a queued entry stays alive after
+// the history lets it go, so a watcher whose queue passes its bound in events or in bytes is
+// closed rather than allowed to grow.
 
 import { Queue } from "../common/queue.ts";
 import type { Revision } from "../contract/index.ts";
@@ -40,9 +41,23 @@ export function encodeOnce<T>(delivery: WatchDelivery, mediaKey: string, encode:
   if (frame === undefined) {
     frame = encode(delivery);
     byMedia.set(mediaKey, frame);
+    entry.history?.charge(entry, frameBytes(frame));
   }
   return frame;
 }
+
+function frameBytes(frame: unknown): number {
+  if (typeof frame === "string") return frame.length;
+  return ArrayBuffer.isView(frame) ? frame.byteLength : 0;
+}
+
+/** What a queued delivery keeps alive: its object's JSON (frames come to about the same). */
+function deliveryBytes(delivery: WatchDelivery): number {
+  return delivery.type === "BOOKMARK" || delivery.type === "ERROR" ? 0 : delivery.item.json.length;
+}
+
+/** Default bound on the bytes of changes one watcher may have queued. */
+export const DEFAULT_WATCHER_BUFFER_BYTES = 8 * 1024 * 1024;
 
 export type CloseReason = "stopped" | "overflow" | "expired" | "reset";
 
@@ -71,7 +86,9 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
   readonly filter: WatcherFilter;
   readonly allowBookmarks: boolean;
   readonly #maxBuffer: number;
+  readonly #maxBufferBytes: number;
   readonly #queue = new Queue<WatchDelivery>();
+  #queuedBytes = 0;
   /** Deliveries computed up front (initial state, replayed history), drained before the queue. */
   #initialSource: Iterable<WatchDelivery> | undefined;
   #initial: Iterator<WatchDelivery> | undefined;
@@ -82,6 +99,8 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
   #wake: (() => void) | undefined;
   #closed: CloseReason | undefined;
   #onClose: ((w: CacheWatcher) => void) | undefined;
+  #whenClosed: Promise<CloseReason> | undefined;
+  #resolveClosed: ((reason: CloseReason) => void) | undefined;
   /** The newest revision handed to this watcher; bookmarks never go backwards. */
   lastRevision: Revision;
 
@@ -89,6 +108,8 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
     filter: WatcherFilter;
     allowBookmarks: boolean;
     maxBuffer: number;
+    /** Bytes (objects' JSON characters) queued before the watcher is closed; one change always fits. */
+    maxBufferBytes?: number;
     startRevision: Revision;
     initial?: Iterable<WatchDelivery>;
     onClose?: (w: CacheWatcher) => void;
@@ -96,6 +117,7 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
     this.filter = options.filter;
     this.allowBookmarks = options.allowBookmarks;
     this.#maxBuffer = options.maxBuffer;
+    this.#maxBufferBytes = options.maxBufferBytes ?? DEFAULT_WATCHER_BUFFER_BYTES;
     this.lastRevision = options.startRevision;
     this.#initialSource = options.initial;
     this.#onClose = options.onClose;
@@ -105,8 +127,24 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
     return this.#closed;
   }
 
+  /** Resolves with the reason once the watcher is closed, for readers blocked elsewhere. */
+  get whenClosed(): Promise<CloseReason> {
+    if (this.#whenClosed === undefined) {
+      this.#whenClosed = this.#closed
+        ? Promise.resolve(this.#closed)
+        : new Promise((resolve) => {
+            this.#resolveClosed = resolve;
+          });
+    }
+    return this.#whenClosed;
+  }
+
   get buffered(): number {
     return this.#queue.length;
+  }
+
+  get bufferedBytes(): number {
+    return this.#queuedBytes;
   }
 
   matches(item: CachedItem): boolean {
@@ -164,7 +202,11 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
   }
 
   #push(delivery: WatchDelivery): void {
-    if (this.#queue.length >= this.#maxBuffer) {
+    const bytes = deliveryBytes(delivery);
+    if (
+      this.#queue.length >= this.#maxBuffer ||
+      (this.#queue.length > 0 && this.#queuedBytes + bytes > this.#maxBufferBytes)
+    ) {
       this.close("overflow");
       return;
     }
@@ -179,6 +221,7 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
       return;
     }
     this.#queue.push(delivery);
+    this.#queuedBytes += bytes;
     this.#notify();
   }
 
@@ -192,6 +235,7 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
     if (this.#closed) return;
     this.#closed = reason;
     this.#queue.clear();
+    this.#queuedBytes = 0;
     this.#initialSource = undefined;
     this.#initial = undefined;
     const parked = this.#parked;
@@ -202,6 +246,7 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
       resolve(DONE);
     }
     this.#notify();
+    this.#resolveClosed?.(reason);
     this.#onClose?.(this);
     this.#onClose = undefined;
   }
@@ -228,7 +273,9 @@ export class CacheWatcher implements AsyncIterable<WatchDelivery> {
       }
       this.#initial = undefined;
     }
-    return this.#queue.shift();
+    const delivery = this.#queue.shift();
+    if (delivery !== undefined) this.#queuedBytes -= deliveryBytes(delivery);
+    return delivery;
   }
 
   /** Up to `max` deliveries that are ready now (an ERROR ends the batch); `[]` when none are. */

@@ -1,8 +1,8 @@
 // Streaming a watch: chunked HTTP, one encoded event per frame. Frames of live changes are
 // encoded once per media type and shared by every watcher (encodeOnce). The stream ends when
 // the client goes, the timeout passes, the watcher is closed (too slow, cache reset) or the
-// server shuts down.
-import { once } from "node:events";
+// server shuts down. A frame is written only once the previous one has drained, so what waits
+// for a slow client is the watcher's queue, which is bounded in events and bytes.
 import { type CacheWatcher, encodeOnce, type WatchDelivery } from "../../backends/cacher/index.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { toApiError } from "../request/api-error.ts";
@@ -15,6 +15,12 @@ import type { HandlerEnv } from "./resource.ts";
 function defaultTimeoutMs(): number {
   return (1800 + Math.floor(Math.random() * 1800)) * 1000;
 }
+
+/**
+ * How long a watch ended for falling behind may take to hand the client what is already
+ * buffered (at most one frame past the socket's buffer) before the connection is dropped.
+ */
+const OVERFLOW_GRACE_MS = 60_000;
 
 const activeWatches = new Set<() => void>();
 
@@ -56,6 +62,11 @@ export async function serveWatch(
     stop,
     timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : defaultTimeoutMs(),
   );
+  // One listener each for the whole stream, not one per blocked write.
+  let wake: (() => void) | undefined;
+  const onWritable = () => wake?.();
+  res.on("drain", onWritable);
+  void watcher.whenClosed.then(onWritable);
   const mediaKey = `${choice.kind}:${choice.contentType}:${version}`;
   let first = true;
   try {
@@ -71,15 +82,30 @@ export async function serveWatch(
                 env.codec.watchFrame(d, choice, served, version, false),
               );
       first = false;
-      if (!res.write(frame)) {
+      if (!res.write(frame) && watcher.closeReason === undefined) {
         // The client reads slowly: wait, while the watcher's bounded buffer absorbs new events.
-        await Promise.race([once(res, "drain"), once(res, "close")]);
+        // The watcher closes when that bound is passed or the client goes (stop), ending the wait.
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
       }
     }
   } finally {
     clearTimeout(timer);
+    res.off("drain", onWritable);
     activeWatches.delete(stop);
+    const fellBehind = watcher.closeReason === "overflow";
     stop();
     if (!res.writableEnded) res.end();
+    if (fellBehind) {
+      const { group, plural } = served.schema;
+      env.metrics?.watcherTerminated(group ? `${plural}.${group}` : plural);
+      if (!res.writableFinished) {
+        const drop = setTimeout(() => res.destroy(), OVERFLOW_GRACE_MS);
+        drop.unref();
+        res.once("close", () => clearTimeout(drop));
+      }
+    }
   }
 }
