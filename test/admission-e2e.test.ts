@@ -16,6 +16,7 @@ import {
   oldestAndNewestKubectl,
   startGateway,
 } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
 
 const bins = oldestAndNewestKubectl();
 type Obj = Record<string, unknown>;
@@ -138,10 +139,11 @@ describe("admission end to end", { skip: bins.length > 0 ? false : NO_KUBECTL },
 
       it("ServiceAccount: the default account and its token volume", async () => {
         // The service account controller makes `default` shortly after the namespace.
-        for (let i = 0; i < 50; i++) {
-          if ((await k(["-n", ns, "get", "serviceaccount", "default"])).code === 0) break;
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        await eventually(
+          async () => (await k(["-n", ns, "get", "serviceaccount", "default"])).code === 0,
+          20_000,
+          "the default service account",
+        );
         await ok(["apply", "-f", "-"], pod("sa"));
         const p = await getJson(["-n", ns, "get", "pod", "sa"]);
         const spec = p.spec as { serviceAccountName: string; volumes: Obj[]; containers: Obj[] };
@@ -208,12 +210,14 @@ describe("admission end to end", { skip: bins.length > 0 ? false : NO_KUBECTL },
             spec: { hard: { configmaps: "3" } },
           }),
         );
-        let used: Obj | undefined;
-        for (let i = 0; i < 50 && !used; i++) {
-          const quota = await getJson(["-n", ns, "get", "resourcequota", "few"]);
-          used = (quota.status as { used?: Obj } | undefined)?.used;
-          if (!used) await new Promise((r) => setTimeout(r, 100));
-        }
+        await eventually(
+          async () => {
+            const quota = await getJson(["-n", ns, "get", "resourcequota", "few"]);
+            return (quota.status as { used?: Obj } | undefined)?.used !== undefined;
+          },
+          20_000,
+          "the quota's first count",
+        );
         // kube-root-ca.crt and "first" exist; one more fits, the next does not.
         await ok(["-n", ns, "create", "configmap", "second"]);
         await refused(

@@ -11,6 +11,7 @@ import {
   NO_KUBECTL,
   startGateway,
 } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
 
 const newest = kubectlVersions().at(-1);
 let gw: GatewayProcess;
@@ -48,6 +49,13 @@ after(async () => {
 describe("authentication and authorization with kubectl", { skip: newest ? false : NO_KUBECTL }, () => {
   const admin = (...args: string[]) => kubectl(newest as string, gw.kubeconfig, args);
   const alice = (...args: string[]) => kubectl(newest as string, aliceConfig, args);
+  /** Waits until RBAC has taken in a new binding: `can-i` answers yes for alice. */
+  const aliceMay = (verb: string, resource: string) =>
+    eventually(
+      async () => /^yes/m.test((await alice("auth", "can-i", verb, resource)).stdout),
+      20_000,
+      `alice may ${verb} ${resource}`,
+    );
   const ok = async (r: Promise<{ stdout: string; code: number }>) => {
     const res = await r;
     assert.equal(res.code, 0, res.stdout);
@@ -94,12 +102,7 @@ describe("authentication and authorization with kubectl", { skip: newest ? false
     await ok(
       admin("create", "rolebinding", "cm-reader", "-n", "default", "--role=cm-reader", "--group=devs"),
     );
-    let answer = "";
-    for (let i = 0; i < 50 && !/^yes/m.test(answer); i++) {
-      answer = (await alice("auth", "can-i", "list", "configmaps")).stdout;
-      if (!/^yes/m.test(answer)) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.match(answer, /^yes/m);
+    await aliceMay("list", "configmaps");
     await ok(alice("get", "configmaps"));
     assert.match((await alice("auth", "can-i", "delete", "configmaps")).stdout, /^no/m);
     assert.match((await alice("auth", "can-i", "list", "configmaps", "-n", "kube-system")).stdout, /^no/m);
@@ -123,7 +126,7 @@ describe("authentication and authorization with kubectl", { skip: newest ? false
     await ok(
       admin("create", "rolebinding", "role-writer", "-n", "default", "--role=role-writer", "--user=alice"),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await aliceMay("create", "roles.rbac.authorization.k8s.io");
     const more = await alice("create", "role", "secrets-reader", "--verb=get", "--resource=secrets");
     assert.notEqual(more.code, 0, more.stdout);
     assert.match(more.stdout, /attempting to grant RBAC permissions not currently held/);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { after, before, it } from "node:test";
 import { promisify } from "node:util";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
 
 const PYTHON = "/usr/bin/python3";
 const run = promisify(execFile);
@@ -124,14 +125,15 @@ it("@kubernetes/client-node: list, create, read, watch, 404, delete", async () =
 it("@kubernetes/client-node: admission mutates a Pod (service-account token volume) and refuses with a Status", async () => {
   await withClientNode(async ({ core }) => {
     // The service-account controller makes `default` shortly after start.
-    for (let i = 0; i < 100; i++) {
-      const found = await core.readNamespacedServiceAccount({ name: "default", namespace: "default" }).then(
-        () => true,
-        () => false,
-      );
-      if (found) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      () =>
+        core.readNamespacedServiceAccount({ name: "default", namespace: "default" }).then(
+          () => true,
+          () => false,
+        ),
+      20_000,
+      "the default service account",
+    );
     const pod = await core.createNamespacedPod({
       namespace: "default",
       body: { metadata: { name: "node-pod" }, spec: { containers: [{ name: "c", image: "nginx" }] } },

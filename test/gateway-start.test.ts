@@ -58,9 +58,11 @@ describe("npm start", () => {
         (await kubectl(versions[0] as string, gw.kubeconfig, ["get", "--raw=/livez/ping"])).stdout,
         "ok",
       );
-      assert.notEqual(
-        (await kubectl(versions[0] as string, gw.kubeconfig, ["get", "--raw=/readyz/nope"])).code,
-        0,
+      const unknownCheck = await kubectl(versions[0] as string, gw.kubeconfig, ["get", "--raw=/readyz/nope"]);
+      assert.notEqual(unknownCheck.code, 0);
+      assert.match(
+        unknownCheck.stdout,
+        /Error from server \(NotFound\): the server could not find the requested resource/,
       );
 
       const ca = await readFile(join(gw.dataDir, "pki", "ca.crt"), "utf8");

@@ -50,8 +50,11 @@ for (const bin of versions) {
         await ok("create", "configmap", `cm${i}`, "-n", ns, `--from-literal=i=${i}`);
         await ok("label", "configmap", `cm${i}`, "-n", ns, `parity=${i % 2 ? "odd" : "even"}`);
       }
-      for (let i = 0; i < 100 && (await k("get", "cm", "cluster-root-ca.crt", "-n", ns)).code !== 0; i++)
-        await new Promise((r) => setTimeout(r, 100));
+      await eventually(
+        async () => (await k("get", "cm", "cluster-root-ca.crt", "-n", ns)).code === 0,
+        20_000,
+        "the namespace's root CA ConfigMap",
+      );
       const chunked = await ok("get", "configmaps", "-n", ns, "--chunk-size=2", "-o", "name");
       // The namespace's root CA ConfigMap is listed too, first by name.
       assert.deepEqual(chunked.trim().split("\n"), [
@@ -71,7 +74,9 @@ for (const bin of versions) {
         await ok("create", "configmap", "ghost", "-n", ns, "--from-literal=a=b", "--dry-run=server"),
         /created \(server dry run\)/,
       );
-      assert.notEqual((await k("get", "cm", "ghost", "-n", ns)).code, 0);
+      const ghost = await k("get", "cm", "ghost", "-n", ns);
+      assert.notEqual(ghost.code, 0);
+      assert.match(ghost.stdout, /Error from server \(NotFound\): configmaps "ghost" not found/);
       assert.match(await ok("delete", "configmap", "cm4", "-n", ns), /configmap "cm4" deleted/);
       const missing = await k("get", "cm", "cm4", "-n", ns);
       assert.match(missing.stdout, /Error from server \(NotFound\): configmaps "cm4" not found/);

@@ -128,7 +128,9 @@ describe("pod binding and eviction", { skip: bin ? false : NO_KUBECTL }, () => {
       '{"status":{"observedGeneration":1,"disruptionsAllowed":1,"currentHealthy":2,"desiredHealthy":1,"expectedPods":2}}',
     ]);
     await ok(["create", "--raw", path, "-f", "-"], eviction);
-    assert.notEqual((await k(["get", "pod", "bound"])).code, 0);
+    const evicted = await k(["get", "pod", "bound"]);
+    assert.notEqual(evicted.code, 0);
+    assert.match(evicted.out, /Error from server \(NotFound\): pods "bound" not found/);
     const status = JSON.parse(await ok(["get", "pdb", "keep", "-o", "json"])).status;
     assert.equal(status.disruptionsAllowed, 0);
     assert.ok(status.disruptedPods.bound);
@@ -140,6 +142,8 @@ describe("pod binding and eviction", { skip: bin ? false : NO_KUBECTL }, () => {
       ["create", "--raw", "/api/v1/namespaces/default/pods/pending/eviction", "-f", "-"],
       JSON.stringify({ apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "pending" } }),
     );
-    assert.notEqual((await k(["get", "pod", "pending"])).code, 0);
+    const pending = await k(["get", "pod", "pending"]);
+    assert.notEqual(pending.code, 0);
+    assert.match(pending.out, /Error from server \(NotFound\): pods "pending" not found/);
   });
 });

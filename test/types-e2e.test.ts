@@ -175,7 +175,9 @@ for (const bin of versions) {
         `{"apiVersion":"v1","kind":"Service","metadata":{"name":"bad","namespace":"${ns}"},"spec":{"type":"Fancy","ports":[{"port":80}]}}`,
       );
       assert.match(invalid.stderr, /spec.type: Unsupported value: "Fancy"/);
-      assert.notEqual((await k(["get", "deploy", "typo", "-n", ns])).code, 0);
+      const typoStored = await k(["get", "deploy", "typo", "-n", ns]);
+      assert.notEqual(typoStored.code, 0);
+      assert.match(typoStored.stderr, /Error from server \(NotFound\): deployments.apps "typo" not found/);
     });
 
     it("explains fields with our descriptions", async () => {
