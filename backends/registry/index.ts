@@ -1,3 +1,4 @@
+export * from "./depth.ts";
 export * from "./errors.ts";
 export * from "./field-error.ts";
 export * from "./registry.ts";

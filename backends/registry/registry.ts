@@ -19,6 +19,7 @@ import {
   validateObjectMeta,
   validateObjectMetaUpdate,
 } from "../validation/object-meta.ts";
+import { nestingErrors } from "./depth.ts";
 import { RegistryError, type ResourceIdentity } from "./errors.ts";
 import type { FieldError } from "./field-error.ts";
 import { metaTimeError } from "./meta-time.ts";
@@ -239,6 +240,8 @@ export class Registry {
   }
 
   #validateCreate(object: JsonObject, m: Metadata): void {
+    const tooDeep = nestingErrors(object);
+    if (tooDeep.length > 0) throw this.#invalid(m.name || m.generateName || "", tooDeep);
     const causes: FieldError[] = [
       ...validateObjectMeta(m, {
         namespaced: this.schema.namespaced,
@@ -327,7 +330,9 @@ export class Registry {
         }
       }
       const old = this.#decode(current);
-      const object = await transform(structuredClone(old));
+      // A second decode, not structuredClone: that recurses, and objects stored before the depth
+      // limit may be too deep for it.
+      const object = await transform(this.#decode(current));
       this.#checkTypes(object);
       this.#normalize(object);
       const m = meta(object);
@@ -355,6 +360,8 @@ export class Registry {
         m.generation = (om.generation ?? 1) + (specOf(object) !== specOf(old) ? 1 : 0);
       }
       options.track?.(object, old);
+      const tooDeep = nestingErrors(object, old);
+      if (tooDeep.length > 0) throw this.#invalid(name, tooDeep);
       const causes = [
         ...validateObjectMetaUpdate(m, om, { requireResourceVersion: false }),
         ...(this.strategy.typed?.validateUpdate(object, old) ?? []),

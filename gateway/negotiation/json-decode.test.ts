@@ -2,6 +2,7 @@
 // them, and syntax errors in upstream's words.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { MAX_BODY_DEPTH } from "../../backends/registry/index.ts";
 import { decodeJson, duplicateFieldMessage, goQuote, JsonSyntaxError } from "./json-decode.ts";
 
 const POD = {
@@ -190,19 +191,23 @@ describe("decodeJson: syntax errors", () => {
     });
   }
 
-  it("nesting up to 10000 is accepted, deeper is refused", () => {
-    const ok = `${"[".repeat(10000)}${"]".repeat(10000)}`;
+  it(`nesting up to ${MAX_BODY_DEPTH} is accepted, deeper is refused naming the limit`, () => {
+    const ok = `${"[".repeat(MAX_BODY_DEPTH)}${"]".repeat(MAX_BODY_DEPTH)}`;
     assert.deepEqual(decodeJson(ok).duplicates, []);
-    const deep = `${"[".repeat(10001)}${"]".repeat(10001)}`;
+    const deep = `${"[".repeat(MAX_BODY_DEPTH + 1)}${"]".repeat(MAX_BODY_DEPTH + 1)}`;
     assert.throws(
       () => decodeJson(deep),
       (err: unknown) =>
         err instanceof JsonSyntaxError &&
-        err.message === "invalid character '[' exceeded max depth" &&
-        err.offset === 10000,
+        err.message ===
+          `invalid character '[' exceeded max depth: may not nest more than ${MAX_BODY_DEPTH} levels of objects and arrays` &&
+        err.offset === MAX_BODY_DEPTH,
     );
-    const deepObjects = `${'{"a":'.repeat(10001)}1${"}".repeat(10001)}`;
-    assert.throws(() => decodeJson(deepObjects), /exceeded max depth/);
+    const objects = (d: number) => `${'{"a":'.repeat(d)}1${"}".repeat(d)}`;
+    assert.equal(decodeJson(objects(MAX_BODY_DEPTH)).duplicates.length, 0);
+    assert.throws(() => decodeJson(objects(MAX_BODY_DEPTH + 1)), /exceeded max depth/);
+    // Far deeper still: a clean error, not a stack overflow.
+    assert.throws(() => decodeJson(objects(100_000)), JsonSyntaxError);
   });
 });
 

@@ -8,8 +8,13 @@
 // the duplicate paths (`metadata.labels.a`, `spec.containers[0].name`), or the first syntax error
 // with the upstream decoder's wording.
 
-/** Upstream's limit on nesting of objects and arrays. */
-const MAX_DEPTH = 10000;
+import { MAX_BODY_DEPTH, nestingLimitText } from "../../backends/registry/index.ts";
+
+/**
+ * Nesting of objects and arrays past this is refused. Upstream allows 10,000; our recursive steps
+ * do not reach that far (see backends/registry/depth.ts).
+ */
+const MAX_DEPTH = MAX_BODY_DEPTH;
 /** Upstream reports at most this many strict-decoding problems. */
 const MAX_REPORTED = 100;
 
@@ -171,7 +176,7 @@ function scan(text: string, valid: boolean): string[] {
     while (pos < n && isWhitespace(text.charCodeAt(pos))) pos++;
   };
   const push = (isObject: boolean) => {
-    if (stack.length >= MAX_DEPTH) fail("exceeded max depth", pos);
+    if (stack.length >= MAX_DEPTH) fail(`exceeded max depth: ${nestingLimitText(MAX_DEPTH)}`, pos);
     stack.push({ isObject, keys: isObject ? new Set() : undefined, index: 0 });
     pos++;
   };

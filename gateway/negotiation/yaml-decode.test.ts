@@ -1,6 +1,7 @@
 // YAML bodies: YAML 1.2 values, duplicate keys by path and by line, one document only.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { MAX_BODY_DEPTH } from "../../backends/registry/index.ts";
 import { decodeYaml, YamlSyntaxError } from "./yaml-decode.ts";
 
 const POD_YAML = `apiVersion: v1
@@ -196,5 +197,23 @@ describe("decodeYaml: refused", () => {
   it("deep nesting is refused, not a crash", () => {
     const text = `${"[".repeat(5000)}${"]".repeat(5000)}`;
     assert.throws(() => decodeYaml(text), YamlSyntaxError);
+  });
+
+  it(`nests ${MAX_BODY_DEPTH} levels in every style, as JSON does, and refuses more naming the limit`, () => {
+    const limit = `may not nest more than ${MAX_BODY_DEPTH} levels of objects and arrays`;
+    const flowMap = (d: number) => `${"{a: ".repeat(d)}1${"}".repeat(d)}`;
+    const flowSeq = (d: number) => `${"[".repeat(d)}1${"]".repeat(d)}`;
+    const blockMap = (d: number) =>
+      Array.from({ length: d }, (_, i) => `${"  ".repeat(i)}a:${i === d - 1 ? " 1" : ""}`).join("\n");
+    const blockSeq = (d: number) =>
+      `${Array.from({ length: d }, (_, i) => `${"  ".repeat(i)}-`).join("\n")}\n${"  ".repeat(d)}1`;
+    for (const make of [flowMap, flowSeq, blockMap, blockSeq]) {
+      assert.doesNotThrow(() => decodeYaml(make(MAX_BODY_DEPTH)), make.name);
+      assert.throws(
+        () => decodeYaml(make(MAX_BODY_DEPTH + 1)),
+        (err: unknown) => err instanceof YamlSyntaxError && err.message.includes(limit),
+        make.name,
+      );
+    }
   });
 });

@@ -16,6 +16,7 @@ import {
   type SequenceEvent,
   YAMLException,
 } from "js-yaml";
+import { MAX_BODY_DEPTH, nestingDepth, nestingLimitText } from "../../backends/registry/index.ts";
 import { goQuote } from "./json-decode.ts";
 
 /** Malformed or unusable YAML; the caller turns it into a 400. */
@@ -45,8 +46,10 @@ export interface YamlDecoded {
   readonly duplicatesMessage: string | undefined;
 }
 
-/** Nesting deeper than this is refused (the parser's default of 100 is too low for CRD schemas). */
-const MAX_DEPTH = 1000;
+/** Nesting deeper than this is refused, as for JSON bodies (see backends/registry/depth.ts). */
+const MAX_DEPTH = MAX_BODY_DEPTH;
+/** The parser counts a level or two more than the value has; the value is measured after. */
+const PARSER_MAX_DEPTH = MAX_DEPTH + 2;
 /** Aliases may expand a document to at most this many nodes. */
 const MAX_EXPANDED_NODES = 1_000_000;
 const MAX_REPORTED = 100;
@@ -55,7 +58,7 @@ const MAX_REPORTED = 100;
 export function decodeYaml(text: string): YamlDecoded {
   let events: Event[];
   try {
-    events = parseEvents(text, { maxDepth: MAX_DEPTH });
+    events = parseEvents(text, { maxDepth: PARSER_MAX_DEPTH });
   } catch (err) {
     throw fromException(err);
   }
@@ -68,6 +71,7 @@ export function decodeYaml(text: string): YamlDecoded {
     throw fromException(err);
   }
   if (walk.aliases > 0) checkExpansion(value);
+  if (nestingDepth(value) > MAX_DEPTH) throw tooDeep("");
   if (walk.nonFinite) throw new YamlSyntaxError(`json: unsupported value: ${walk.nonFinite}`);
   const duplicatesMessage =
     walk.lines.length === 0
@@ -76,10 +80,15 @@ export function decodeYaml(text: string): YamlDecoded {
   return { value, duplicates: walk.duplicates, duplicatesMessage };
 }
 
+function tooDeep(where: string): YamlSyntaxError {
+  return new YamlSyntaxError(`yaml: exceeded max depth: ${nestingLimitText(MAX_DEPTH)}${where}`);
+}
+
 function fromException(err: unknown): YamlSyntaxError {
   if (err instanceof YAMLException) {
     const mark = err.mark;
     const where = mark ? ` (line ${mark.line + 1}, column ${mark.column + 1})` : "";
+    if (err.reason.startsWith("nesting exceeded maxDepth")) return tooDeep(where);
     return new YamlSyntaxError(
       `yaml: ${err.reason}${where}`,
       mark ? mark.line + 1 : undefined,

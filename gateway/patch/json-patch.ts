@@ -407,5 +407,5 @@ export function applyJsonPatch(document: unknown, patch: unknown, options: JsonP
       }
     }
     return doc.root;
-  });
+  }, document);
 }

@@ -71,5 +71,5 @@ export function applyMergePatch(target: unknown, patch: unknown, options: MergeP
     const doc = structuredClone(target);
     mergeObjects(doc, ownPatch);
     return doc;
-  });
+  }, target);
 }

@@ -2,6 +2,14 @@
 // upstream PATCH handler answers with, plus helpers that print JSON values the way upstream's
 // error texts show them (Go's fmt notation: `map[k:v]`, `[a b]`, `<nil>`).
 
+import {
+  formatFieldError,
+  MAX_BODY_DEPTH,
+  nestingDepth,
+  nestingErrors,
+  nestingLimitText,
+} from "../../backends/registry/index.ts";
+
 export type PatchErrorStatus = 400 | 413 | 422;
 
 /**
@@ -29,14 +37,30 @@ export function unprocessablePatch(detail: string): PatchError {
   return new PatchError(422, UNPROCESSABLE_PATCH_MESSAGE, detail);
 }
 
-/** Stack exhaustion on absurdly deep input becomes a clean 400 instead of escaping as a crash. */
-export function guardDepth<T>(run: () => T): T {
+/**
+ * Runs a patch of `base`. A result nested past the object limit is a 422 naming it (unless `base`,
+ * stored before the limit, was as deep): copies can deepen an object without bound, and what
+ * follows the patch recurses. Stack exhaustion on deeper input is a clean 400, not a crash.
+ */
+export function guardDepth<T>(run: () => T, base?: unknown): T {
+  let result: T;
   try {
-    return run();
+    result = run();
   } catch (err) {
     if (err instanceof RangeError) throw new PatchError(400, "the patch or the object is nested too deeply");
     throw err;
   }
+  if (isMap(result)) {
+    const [tooDeep] = nestingErrors(result, isMap(base) ? base : undefined);
+    if (tooDeep) throw new PatchError(422, `the patched object is invalid: ${formatFieldError(tooDeep)}`);
+  } else if (nestingDepth(result) > MAX_BODY_DEPTH) {
+    throw new PatchError(422, `the patched value ${nestingLimitText(MAX_BODY_DEPTH)}`);
+  }
+  return result;
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Go's dynamic type of a decoded JSON value (integers decode as int64 on the upstream server). */

@@ -752,5 +752,5 @@ export function applyStrategicMergePatch(
     if (!isMap(patch))
       throw fail(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`);
     return mergeMap(structuredClone(original), structuredClone(patch), schema);
-  });
+  }, original);
 }

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import protobuf from "protobufjs";
+import { MAX_BODY_DEPTH } from "../../backends/registry/index.ts";
 import {
   decodeProtobuf,
   decodeProtobufObject,
@@ -716,5 +717,65 @@ describe("encode errors", () => {
       () => encodeProtobufObject({ apiVersion: "v1", kind: "Event", eventTime: "2024-02-30T00:00:00Z" }),
       /is not a valid time/,
     );
+  });
+});
+
+describe("nesting", () => {
+  const varint = (n: number): number[] => {
+    const out: number[] = [];
+    for (; n > 127; n = Math.floor(n / 128)) out.push((n % 128) | 128);
+    out.push(n);
+    return out;
+  };
+  /**
+   * A CustomResourceDefinition's raw bytes whose schema nests `levels` array schemas through
+   * `items` (JSONSchemaProps.items 24 -> JSONSchemaPropsOrArray.schema 1), written inside out in
+   * one pass so that any depth is cheap to build.
+   */
+  function deepCrd(levels: number): Uint8Array {
+    const headers: number[][] = [];
+    let inner = Uint8Array.of(0x2a, 6, ...Buffer.from("string")); // type (5): "string"
+    let length = inner.length;
+    const arrayType = [0x2a, 5, ...Buffer.from("array")];
+    for (let i = 0; i < levels; i++) {
+      const orArray = [0x0a, ...varint(length)]; // schema (1)
+      length += orArray.length;
+      const props = [...arrayType, 0xc2, 0x01, ...varint(length)]; // type, items (24)
+      length += props.length;
+      headers.push(orArray, props);
+    }
+    // spec (2) > versions (7) > schema (4) > openAPIV3Schema (1)
+    for (const tag of [0x0a, 0x22, 0x3a, 0x12]) {
+      const header = [tag, ...varint(length)];
+      length += header.length;
+      headers.push(header);
+    }
+    const out = new Uint8Array(length);
+    let at = 0;
+    for (const header of headers.reverse()) {
+      out.set(header, at);
+      at += header.length;
+    }
+    out.set(inner, at);
+    inner = out;
+    return envelope("apiextensions.k8s.io/v1", "CustomResourceDefinition", inner);
+  }
+  const limit = new RegExp(`may not nest more than ${MAX_BODY_DEPTH} levels of objects and arrays`);
+
+  it("a schema nesting within the limit decodes", () => {
+    // CRD, spec, versions, [0], schema, openAPIV3Schema, then the items.
+    const levels = MAX_BODY_DEPTH - 6;
+    let schema: unknown = { type: "string" };
+    for (let i = 0; i < levels; i++) schema = { type: "array", items: schema };
+    const spec = decodeProtobufObject(deepCrd(levels)).spec as { versions: { schema: unknown }[] };
+    assert.deepEqual(spec.versions[0]?.schema, { openAPIV3Schema: schema });
+  });
+
+  it("one level deeper is refused naming the limit", () => {
+    decodeError(() => decodeProtobuf(deepCrd(MAX_BODY_DEPTH - 5)), limit);
+  });
+
+  it("far deeper is refused the same way, before the decoder's recursion runs out of stack", () => {
+    decodeError(() => decodeProtobuf(deepCrd(50_000)), limit);
   });
 });

@@ -9,6 +9,7 @@
 // order, map entries in key order.
 import protobuf, { type Writer } from "protobufjs";
 import { naming } from "../../backends/naming/index.ts";
+import { MAX_BODY_DEPTH, nestingDepth, nestingLimitText } from "../../backends/registry/index.ts";
 import {
   type FieldDescriptor,
   type FieldType,
@@ -221,6 +222,18 @@ function wireTypeName(wireType: number): string {
 
 interface DecodeContext {
   readonly unknownFields: UnknownProtobufField[];
+  /** Messages being decoded, one inside the other. */
+  depth: number;
+}
+
+/**
+ * Messages nest at most two per level of the JSON they become (JSONSchemaPropsOrArray holds a
+ * JSONSchemaProps), so past this the object is too deep anyway; the decoding recursion stops here.
+ */
+const MAX_MESSAGE_DEPTH = 2 * MAX_BODY_DEPTH;
+
+function tooDeep(): ProtobufDecodeError {
+  return new ProtobufDecodeError(`the object ${nestingLimitText(MAX_BODY_DEPTH)}`);
 }
 
 function joinPath(path: string, name: string): string {
@@ -452,6 +465,7 @@ function decodeMessage(
   path: string,
   ctx: DecodeContext,
 ): Record<string, unknown> {
+  if (++ctx.depth > MAX_MESSAGE_DEPTH) throw tooDeep();
   const reader = new Reader(bytes, path);
   const byNumber = fieldsByNumber(descriptor);
   const states = new Map<FieldDescriptor, FieldState>();
@@ -585,6 +599,7 @@ function decodeMessage(
     if (f.omitEmpty && (value === "" || value === false || value === 0)) continue;
     out[f.name] = value;
   }
+  ctx.depth--;
   return out;
 }
 
@@ -688,9 +703,11 @@ export function decodeProtobuf(body: Uint8Array, expected?: ExpectedKind): Proto
     throw new ProtobufDecodeError("Object 'apiVersion' is missing in the protobuf envelope");
   const known = kindDescriptor(apiVersion, kind);
   if (!known) throw new ProtobufUnsupportedKindError(apiVersion, kind, false);
-  const ctx: DecodeContext = { unknownFields: [] };
+  const ctx: DecodeContext = { unknownFields: [], depth: 0 };
   const fields = decodeMessage(messageDescriptor(known.message), envelope.raw, "", ctx);
   const object: Record<string, unknown> = { kind, apiVersion, ...fields };
+  // Embedded JSON (RawExtension, fieldsV1) and the messages together: the same limit as JSON bodies.
+  if (nestingDepth(object) > MAX_BODY_DEPTH) throw tooDeep();
   return {
     object,
     apiVersion,
