@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dump } from "js-yaml";
 import protobuf from "protobufjs";
+import { MAX_BODY_DEPTH } from "../../backends/registry/index.ts";
 
 type Json = Record<string, unknown>;
 type Message = Record<string, unknown>;
@@ -211,13 +212,31 @@ export function toV2Message(doc: Json): Message {
   });
 }
 
+/**
+ * protobufjs stops at 100 nested messages, while a CRD's schema may nest up to the object limit,
+ * with at most three messages per two levels (Schema, Properties, NamedSchema) or two per level
+ * (ItemsItem, Schema); the document is ours, so its depth is known to be bounded.
+ */
+const DOCUMENT_RECURSION_LIMIT = 2 * MAX_BODY_DEPTH + 16;
+
+function withRecursionLimit<T>(run: () => T): T {
+  const saved = protobuf.util.recursionLimit;
+  protobuf.util.recursionLimit = DOCUMENT_RECURSION_LIMIT;
+  try {
+    return run();
+  } finally {
+    protobuf.util.recursionLimit = saved;
+  }
+}
+
 /** The gnostic protobuf encoding of a Swagger 2.0 JSON document. */
 export function encodeV2Document(doc: Json): Uint8Array {
-  const message = documentType.fromObject(toV2Message(doc));
-  return documentType.encode(message).finish();
+  return withRecursionLimit(() => documentType.encode(documentType.fromObject(toV2Message(doc))).finish());
 }
 
 /** Decodes bytes back into a plain object (snake_case field names); for tests. */
 export function decodeV2Document(bytes: Uint8Array): Message {
-  return documentType.toObject(documentType.decode(bytes), { defaults: false, arrays: false }) as Message;
+  return withRecursionLimit(
+    () => documentType.toObject(documentType.decode(bytes), { defaults: false, arrays: false }) as Message,
+  );
 }
