@@ -12,7 +12,7 @@ import {
   customResourceKind,
 } from "../backends/crd/index.ts";
 import type { Naming } from "../backends/naming/index.ts";
-import { RegistryError } from "../backends/registry/index.ts";
+import { formatFieldError, nestingErrors, RegistryError } from "../backends/registry/index.ts";
 import type { ApiObject, LocalInformer } from "../plugins/objects/index.ts";
 import type { ControlPlane } from "./control-plane.ts";
 
@@ -27,8 +27,13 @@ export interface CrdRegistrarOptions {
   readonly controlPlane: ControlPlane;
   readonly informer: LocalInformer;
   readonly onError: (err: unknown, context: string) => void;
-  /** How long to wait before looking again at a definition whose objects are still going. */
+  /**
+   * How long to wait before looking again at a definition whose objects are still going, and
+   * after a first failure; each further failure in a row doubles it, up to maxRetryMs.
+   */
   readonly retryMs?: number;
+  /** The longest wait between attempts at a definition that keeps failing (default 5 minutes). */
+  readonly maxRetryMs?: number;
 }
 
 interface Served {
@@ -45,6 +50,29 @@ function established(crd: JsonObject): boolean {
   });
 }
 
+/**
+ * Why a definition's schema cannot be served: it nests past the object limit (stored so by an
+ * older version; such a schema is too deep for the steps that serve it).
+ */
+function schemaProblem(crd: JsonObject): string | undefined {
+  const [tooDeep] = nestingErrors(crd);
+  return tooDeep ? formatFieldError(tooDeep) : undefined;
+}
+
+/** Schemas that take anything, standing in for ones that cannot be served. */
+const OPEN_SCHEMA = { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } };
+
+/**
+ * The resource a definition describes. One whose schema cannot be served gets open schemas, so
+ * that its objects can still be listed and deleted when the definition goes.
+ */
+function kindOf(naming: Naming, crd: JsonObject, problem: string | undefined): CustomResourceKind {
+  if (problem === undefined) return customResourceKind(naming, crd);
+  const spec = asObject(crd.spec) ?? {};
+  const versions = asArray(spec.versions).map((v) => ({ ...asObject(v), schema: OPEN_SCHEMA }));
+  return customResourceKind(naming, { ...crd, spec: { ...spec, versions } });
+}
+
 export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
   const { naming, controlPlane, informer, onError } = options;
   const group = naming.group("apiextensions");
@@ -53,6 +81,10 @@ export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
   const served = new Map<string, Served>();
   const pending = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
+  const retryMs = options.retryMs ?? 500;
+  const maxRetryMs = options.maxRetryMs ?? 300_000;
+  /** Failures in a row per definition: a definition that keeps failing is retried ever less often. */
+  const failures = new Map<string, number>();
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
 
@@ -64,19 +96,22 @@ export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
       pending.delete(name);
       try {
         await reconcile(name);
+        failures.delete(name);
       } catch (err) {
-        onError(err, `customresourcedefinition ${name}`);
-        later(name);
+        const n = (failures.get(name) ?? 0) + 1;
+        failures.set(name, n);
+        onError(err, `customresourcedefinition ${name} (attempt ${n})`);
+        later(name, Math.min(retryMs * 2 ** (n - 1), maxRetryMs));
       }
     });
   };
 
-  const later = (name: string) => {
+  const later = (name: string, ms = retryMs) => {
     if (stopped) return;
     const t = setTimeout(() => {
       timers.delete(t);
       schedule(name);
-    }, options.retryMs ?? 500);
+    }, ms);
     timers.add(t);
   };
 
@@ -114,7 +149,7 @@ export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
     const meta = asObject(current.metadata) ?? {};
     if (asString(meta.deletionTimestamp)) {
       if (!asArray(meta.finalizers).includes(finalizer)) return;
-      const kind = customResourceKind(naming, current);
+      const kind = kindOf(naming, current, schemaProblem(current));
       if (!(await emptied(kind))) {
         later(name);
         return;
@@ -130,7 +165,11 @@ export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
       return;
     }
     const others = informer.list().filter((o) => o.metadata.name !== name) as JsonObject[];
-    const status = crdStatus(current, others, { naming });
+    const problem = schemaProblem(current);
+    const status = crdStatus(current, others, {
+      naming,
+      ...(problem !== undefined ? { schemaProblem: problem } : {}),
+    });
     // Condition timestamps change on every computation; compare what they say.
     const comparable = (s: unknown) =>
       JSON.stringify(s, (k, v) => (k === "lastTransitionTime" ? undefined : (v as unknown)));
@@ -148,7 +187,8 @@ export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
       // The status write comes back as an event and is reconciled then.
       return;
     }
-    if (!established(current)) {
+    // Not served while its schema cannot be (the condition says why); a change brings it back.
+    if (!established(current) || problem !== undefined) {
       await unserve(name);
       return;
     }

@@ -7,7 +7,10 @@
 //   and stays so;
 // - API approval: definitions in the product's own groups carry
 //   KubernetesAPIApprovalPolicyConformant, from their approval annotation.
-// Other conditions (Terminating, NonStructuralSchema) and storedVersions are kept as they are.
+// - schema: a schema this server cannot serve (one stored past the nesting limit by an older
+//   version) gets NonStructuralSchema with reason Violations, as upstream reports schemas it
+//   cannot use; the condition goes once the schema is fixed.
+// Other conditions (Terminating) and storedVersions are kept as they are.
 import { asArray, asObject, asString, cloneJson, type JsonObject, jsonEqual } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
 import { apiApprovalState, isProtectedGroup } from "./crd-validation.ts";
@@ -17,6 +20,8 @@ export interface CrdStatusOptions {
   readonly now?: string;
   /** For the API approval condition; without it the condition is left alone. */
   readonly naming?: Naming;
+  /** Why the schema cannot be served (a field error's text); none when it can. */
+  readonly schemaProblem?: string;
 }
 
 function nowText(): string {
@@ -209,6 +214,15 @@ export function crdStatus(
       now,
     );
   }
+
+  const unservable = conditions.findIndex((c) => c.type === "NonStructuralSchema");
+  if (options.schemaProblem !== undefined)
+    setCrdCondition(
+      conditions,
+      { type: "NonStructuralSchema", status: "True", reason: "Violations", message: options.schemaProblem },
+      now,
+    );
+  else if (unservable !== -1) conditions.splice(unservable, 1);
 
   // Upstream's field order: conditions, acceptedNames, storedVersions.
   const { conditions: _c, acceptedNames, storedVersions, ...rest } = status;

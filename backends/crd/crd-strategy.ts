@@ -11,6 +11,7 @@
 //   Terminating is set, so that a controller can remove the custom resources first.
 import { asArray, asObject, asString, cloneJson, type JsonObject, jsonEqual } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
+import { copyAnyDepth } from "../registry/depth.ts";
 import type { FieldError } from "../registry/field-error.ts";
 import type { Strategy } from "../registry/strategy.ts";
 import { setCrdCondition } from "./crd-status.ts";
@@ -141,7 +142,8 @@ export function crdStrategy(
   const status: Strategy = {
     prepareForUpdate(object, old) {
       if (old.spec === undefined) delete object.spec;
-      else object.spec = cloneJson(old.spec);
+      // A definition stored before the nesting limit may be too deep for cloneJson.
+      else object.spec = copyAnyDepth(old.spec);
       defaultCustomResourceDefinition(object);
     },
     validateUpdate(object): FieldError[] {
