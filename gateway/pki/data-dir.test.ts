@@ -14,15 +14,15 @@ after(async () => {
 const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
 /** A data directory as an older release or a copy left it: everything readable by all. */
-async function looseDataDir(root: string): Promise<void> {
+async function looseDataDir(root: string, extra?: string): Promise<void> {
   await mkdir(join(root, "pki"), { recursive: true });
   await mkdir(join(root, "store"));
   await writeFile(join(root, "pki", "ca.key"), "key");
   await writeFile(join(root, "store", "data.mdb"), "data");
   await writeFile(join(root, "admin.kubeconfig"), "config");
-  await writeFile(join(root, "operator-notes.txt"), "not the gateway's");
   for (const dir of [root, join(root, "pki"), join(root, "store")]) await chmod(dir, 0o755);
-  for (const file of ["pki/ca.key", "store/data.mdb", "admin.kubeconfig", "operator-notes.txt"]) {
+  for (const file of ["pki/ca.key", "store/data.mdb", "admin.kubeconfig", ...(extra ? [extra] : [])]) {
+    if (file === extra) await writeFile(join(root, file), "not the gateway's");
     await chmod(join(root, file), 0o644);
   }
 }
@@ -46,8 +46,7 @@ describe("tightenDataDir", () => {
     for (const file of ["pki/ca.key", "store/data.mdb", "admin.kubeconfig"]) {
       assert.equal(await mode(join(root, file)), 0o600, file);
     }
-    // Files the gateway does not keep, and what symbolic links point at, are not its to change.
-    assert.equal(await mode(join(root, "operator-notes.txt")), 0o644);
+    // What symbolic links point at is not the gateway's to change.
     assert.equal(await mode(outside), 0o644);
     assert.equal(notices.length, 6);
     assert.ok(notices.every((n) => n.level === "info" && n.msg === "removed group and other access"));
@@ -62,6 +61,23 @@ describe("tightenDataDir", () => {
       },
     );
     assert.deepEqual(await tightenDataDir(root, entries(root)), [], "a second start has nothing to change");
+  });
+
+  it("leaves the mode of a data dir that holds other files, and warns", async () => {
+    const root = await mkdtemp(join(tmpdir(), "cg-datadir-shared-"));
+    dirs.push(root);
+    await looseDataDir(root, "operator-notes.txt");
+    const notices = await tightenDataDir(root, entries(root));
+    assert.equal(await mode(root), 0o755);
+    assert.equal(await mode(join(root, "operator-notes.txt")), 0o644);
+    assert.equal(await mode(join(root, "store", "data.mdb")), 0o600);
+    assert.equal(await mode(join(root, "admin.kubeconfig")), 0o600);
+    assert.deepEqual(notices[0], {
+      level: "warn",
+      msg: "the data directory is a mount point, another user's or holds other files, so its mode is left as it is; the files the gateway keeps in it are private",
+      file: root,
+      mode: "0755",
+    });
   });
 
   it("leaves the mode of a data dir that is a mount point, and warns", async (t) => {

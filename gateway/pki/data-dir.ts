@@ -2,11 +2,12 @@
 // the admin credentials and every Secret (plain base64 in the store), so group and other access is
 // removed from it and from everything the gateway keeps there (directories 0700, files 0600), on
 // every start, for files an older release or a copy left readable. The data directory itself is
-// left as it is when it is a mount point or belongs to another user: then the operator chose its
-// mode (a volume shared with a backup agent, a directory other services use too), and what the
-// gateway keeps inside is private anyway.
+// left as it is when the gateway is not alone there: a mount point (the operator chose its mode,
+// say for a backup agent), another user's directory, or one holding files that are not the
+// gateway's (`--data-dir=/var/lib` or `/tmp` must not lock other programs out). What the gateway
+// keeps inside is private anyway.
 import { chmod, lstat, readdir } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -29,13 +30,16 @@ export async function tightenDataDir(dataDir: string, entries: readonly string[]
   const notices: Notice[] = [];
   const root = await lstat(dataDir);
   const parent = await lstat(dirname(resolve(dataDir)));
+  const own = new Set(entries.map((entry) => relative(dataDir, entry)));
   const shared =
-    root.dev !== parent.dev || (typeof process.getuid === "function" && root.uid !== process.getuid());
+    root.dev !== parent.dev ||
+    (typeof process.getuid === "function" && root.uid !== process.getuid()) ||
+    (await readdir(dataDir)).some((name) => !own.has(name));
   if (!shared) await tighten(dataDir, notices, false);
   else if (root.mode & 0o077) {
     notices.push({
       level: "warn",
-      msg: "the data directory is a mount point or another user's, so its mode is left as it is; the files the gateway keeps in it are private",
+      msg: "the data directory is a mount point, another user's or holds other files, so its mode is left as it is; the files the gateway keeps in it are private",
       file: dataDir,
       mode: octal(root.mode),
     });
