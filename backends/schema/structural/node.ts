@@ -42,6 +42,12 @@ export interface SchemaNode {
   readonly required: readonly string[];
 
   readonly enumValues: readonly unknown[] | undefined;
+  /**
+   * The enum for lookups: scalars as they are, lists and maps as canonical JSON (apart, so that
+   * no string can match a map); a check costs the same whether the enum has ten values or 100k.
+   */
+  readonly enumScalars: ReadonlySet<unknown>;
+  readonly enumCompounds: ReadonlySet<string>;
   /** The enum as upstream lists it in "supported values" (strings as is, others as JSON). */
   readonly enumSupported: readonly string[];
   readonly minimum: number | undefined;
@@ -179,6 +185,10 @@ function build(
     additional: undefined,
     required: Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === "string") : [],
     enumValues,
+    enumScalars: new Set(enumValues?.filter((v) => typeof v !== "object" || v === null)),
+    enumCompounds: new Set(
+      enumValues?.filter((v) => typeof v === "object" && v !== null).map((v) => canonicalJson(v)),
+    ),
     enumSupported: enumValues ? enumValues.map((v) => (typeof v === "string" ? v : canonicalJson(v))) : [],
     minimum: num(schema.minimum),
     maximum: num(schema.maximum),

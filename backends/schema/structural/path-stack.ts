@@ -4,6 +4,8 @@
 //   openapi: the schema validator's names       spec.map.key (a root map key reads ".key")
 //   field:   field.Path (metadata, list types)  spec.map[key], spec.list[0]
 
+import { goQuote } from "./go-text.ts";
+
 export const PROPERTY = 0;
 export const MAP_KEY = 1;
 export const INDEX = 2;
@@ -11,11 +13,14 @@ export const INDEX = 2;
 export class PathStack {
   private readonly kinds: number[] = [];
   private readonly keys: (string | number)[] = [];
+  /** Each element's text in quoted(), kept until the element is popped. */
+  private readonly quotedPieces: (string | undefined)[] = [];
   depth = 0;
 
   push(kind: number, key: string | number): void {
     this.kinds[this.depth] = kind;
     this.keys[this.depth] = key;
+    this.quotedPieces[this.depth] = undefined;
     this.depth++;
   }
 
@@ -34,17 +39,46 @@ export class PathStack {
     return out;
   }
 
-  /** The schema validator's name for the current value (its messages quote it). */
-  openapi(): string {
+  /**
+   * The schema validator's name for the current value (its messages quote it); `trim` drops one
+   * leading "." as error fields do. The text is only concatenated, never read: reading a string
+   * built around a megabyte-long map key copies it whole, and that for every error below the key.
+   */
+  openapi(trim = false): string {
     let out = "";
+    let empty = true; // the untrimmed name is still ""
     for (let i = 0; i < this.depth; i++) {
-      const key = this.keys[i];
+      const key = String(this.keys[i]);
       const kind = this.kinds[i];
       if (kind === INDEX) out += `[${key}]`;
-      else if (kind === MAP_KEY) out += `.${key}`;
-      else out = out === "" ? String(key) : `${out}.${key}`;
+      else if (kind === MAP_KEY) out += trim && empty ? key : `.${key}`;
+      else if (empty) out = trim && key.startsWith(".") ? key.slice(1) : key;
+      else out += `.${key}`;
+      empty &&= kind === PROPERTY && key === "";
     }
     return out;
+  }
+
+  /**
+   * Go's %q of openapi(), from each element's escaped text: the errors of many values below one
+   * long key escape that key once, and their names are only concatenated (see openapi).
+   */
+  quoted(): string {
+    let out = '"';
+    let empty = true;
+    for (let i = 0; i < this.depth; i++) {
+      const key = String(this.keys[i]);
+      const kind = this.kinds[i];
+      let piece = this.quotedPieces[i];
+      if (piece === undefined) {
+        const inner = goQuote(key).slice(1, -1);
+        piece = kind === INDEX ? `[${inner}]` : kind === MAP_KEY || !empty ? `.${inner}` : inner;
+        this.quotedPieces[i] = piece;
+      }
+      out += piece;
+      empty &&= kind === PROPERTY && key === "";
+    }
+    return `${out}"`;
   }
 
   /** field.Path's spelling below `base`. */
@@ -63,13 +97,4 @@ export class PathStack {
 /** field.Path's child: `base.name`, or `name` at the root. */
 export function childField(base: string, name: string): string {
   return base === "" ? name : `${base}.${name}`;
-}
-
-/**
- * The field of an error the schema validator reports under `name`: upstream drops one leading
- * dot and appends the name as one child of the base path; an empty name (or ".") is the base.
- */
-export function validatorField(base: string, name: string): string {
-  if (name === "" || name === ".") return base;
-  return childField(base, name.startsWith(".") ? name.slice(1) : name);
 }

@@ -296,6 +296,30 @@ describe("required, enum, strings, numbers, lists, objects", () => {
     ]);
   });
 
+  it("names fields under empty and dotted root keys as upstream trims one leading dot", () => {
+    const schema: StructuralSchema = {
+      type: "object",
+      additionalProperties: { type: "object", additionalProperties: { type: "integer" } },
+    };
+    assert.deepEqual(texts(validateValue(schema, { "": { a: "x" }, ".b": { c: "y" } })), [
+      '.a: Invalid value: "string": ..a in body must be of type integer: "string"',
+      '.b.c: Invalid value: "string": ..b.c in body must be of type integer: "string"',
+    ]);
+  });
+
+  it("names errors below a megabyte-long key without copying it per error", () => {
+    const key = "k".repeat(1_000_000);
+    const schema: StructuralSchema = {
+      type: "object",
+      additionalProperties: { type: "array", items: { type: "string", allOf: [{ enum: ["a"] }] } },
+    };
+    const errs = validateValue(schema, { [key]: Array.from({ length: 2000 }, () => "x") });
+    assert.equal(errs.length, 4000);
+    // Compared as booleans: a failing assertion would print the megabyte.
+    assert.ok(errs[0]?.field === `${key}[0]` && errs[0].type === "FieldValueNotSupported");
+    assert.ok(errs[3]?.detail === `".${key}[1]" must validate all the schemas (allOf). None validated`);
+  });
+
   it("puts a base path before fields but not in messages", () => {
     const errs = validateValue({ type: "integer" }, "x", { basePath: "spec.versions[0].default" });
     assert.deepEqual(texts(errs), [

@@ -4,12 +4,12 @@
 // custom-resource strategy appends them in. Texts, paths, the checks' order and their quirks
 // (a root map key reads ".key", a failed min/maxProperties skips the object's children, anyOf
 // reports the branch that matched the most) follow upstream.
-import type { FieldError, FieldErrorType } from "../../registry/field-error.ts";
+import { ERROR_LIMITS, type FieldError, type FieldErrorType } from "../../registry/field-error.ts";
 import { validateEmbeddedResource } from "./embedded-meta.ts";
 import { goFloat, goNumber, goQuote } from "./go-text.ts";
 import { canonicalJson, isJsonObject } from "./json-value.ts";
 import { type CompileOptions, compileNode, type SchemaNode } from "./node.ts";
-import { INDEX, MAP_KEY, PathStack, PROPERTY, validatorField } from "./path-stack.ts";
+import { childField, INDEX, MAP_KEY, PathStack, PROPERTY } from "./path-stack.ts";
 import { QUANTITY_FORMAT_ERROR, quantityError } from "./quantity.ts";
 import type { StructuralSchema } from "./types.ts";
 
@@ -88,12 +88,6 @@ function isJsonInteger(f: number): boolean {
   return Math.abs(f - g) / Math.min(Math.abs(f) + Math.abs(g), Number.MAX_VALUE) < 1e-9;
 }
 
-function jsonEqualValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  return canonicalJson(a) === canonicalJson(b);
-}
-
 const EMPTY_KEY = Symbol("unspecified key");
 
 /** The walker: one per validation call, reusing its path stack for every position. */
@@ -116,8 +110,16 @@ class Walker {
     return this.path.openapi();
   }
 
-  private fieldOf(name: string): string {
-    return validatorField(this.base, name);
+  /**
+   * The field of an error reported under `name` (or its child `key`): upstream drops one leading
+   * dot and appends the name as one child of the base; an empty name (or ".") is the base. The
+   * trimmed name comes from the path, as reading `name` would copy it (see PathStack.openapi).
+   */
+  private fieldOf(name: string, key?: string): string {
+    if (key === undefined)
+      return name === "" || name === "." ? this.base : childField(this.base, this.path.openapi(true));
+    if (name === "") return key === "" ? this.base : childField(this.base, key);
+    return childField(this.base, `${this.path.openapi(true)}.${key}`);
   }
 
   private schemaError(e: FieldError): void {
@@ -332,8 +334,9 @@ class Walker {
   }
 
   private enumCheck(v: unknown, n: SchemaNode): void {
-    for (const e of n.enumValues ?? []) if (jsonEqualValue(v, e)) return;
-    this.schemaError(this.enumError(v, n));
+    const member =
+      typeof v === "object" && v !== null ? n.enumCompounds.has(canonicalJson(v)) : n.enumScalars.has(v);
+    if (!member) this.schemaError(this.enumError(v, n));
   }
 
   // allOf/anyOf/oneOf/not; returns the match count merged from the branches.
@@ -352,7 +355,7 @@ class Walker {
         }
         if (!best || r.count > best.count) best = r;
       }
-      if (!succeeded) this.composite(`${goQuote(this.name())} must validate at least one schema (anyOf)`);
+      if (!succeeded) this.composite(`${this.path.quoted()} must validate at least one schema (anyOf)`);
       if (best) {
         this.schemaErrs.push(...best.errors);
         merged += best.count;
@@ -376,7 +379,7 @@ class Walker {
       }
       if (validated !== 1) {
         const found = validated === 0 ? "Found none valid" : `Found ${validated} valid alternatives`;
-        this.composite(`${goQuote(this.name())} must validate one and only one schema (oneOf). ${found}`);
+        this.composite(`${this.path.quoted()} must validate one and only one schema (oneOf). ${found}`);
         if (best) {
           this.schemaErrs.push(...best.errors);
           merged += best.count;
@@ -395,12 +398,12 @@ class Walker {
       }
       if (validated !== n.allOf.length) {
         const none = validated === 0 ? ". None validated" : "";
-        this.composite(`${goQuote(this.name())} must validate all the schemas (allOf)${none}`);
+        this.composite(`${this.path.quoted()} must validate all the schemas (allOf)${none}`);
       }
     }
     if (n.not) {
       const r = this.branch(v, n.not);
-      if (r.errors.length === 0) this.composite(`${goQuote(this.name())} must not validate the schema (not)`);
+      if (r.errors.length === 0) this.composite(`${this.path.quoted()} must not validate the schema (not)`);
     }
     return merged;
   }
@@ -504,7 +507,7 @@ class Walker {
       for (const key of n.required) {
         if (!Object.hasOwn(obj, key)) {
           const name = this.name();
-          this.schemaError({ field: this.fieldOf(`${name}.${key}`), type: "FieldValueRequired" });
+          this.schemaError({ field: this.fieldOf(name, key), type: "FieldValueRequired" });
         }
       }
     }
@@ -618,6 +621,8 @@ function duplicateIndices(list: readonly unknown[]): number[] {
 function dedupe(errors: FieldError[]): FieldError[] {
   const seen = new Set<string>();
   return errors.filter((e) => {
+    // The key would copy a long field or detail (a megabyte map key in the path) for every error.
+    if (e.field.length + (e.detail?.length ?? 0) > ERROR_LIMITS.textChars) return true;
     const key = `${e.field}\u0000${e.type}\u0000${e.detail ?? ""}\u0000${canonicalJson(e.value ?? null)}`;
     if (seen.has(key)) return false;
     seen.add(key);
