@@ -63,10 +63,11 @@ export function sendError(reply: FastifyReply, err: ApiError): void {
   const warnings = reply.getHeader("warning");
   // Warnings in UTF-8 reach the client as they are only with a body of bytes (see hasRawBytes).
   const raw = Array.isArray(warnings) && hasRawBytes(warnings);
-  void reply
-    .code(err.code)
-    .type("application/json")
-    .send(raw ? Buffer.from(body) : body);
+  // fastify's code() takes 100-599; a webhook's denial may carry 600-999, which Node, like
+  // upstream, writes as it is.
+  if (err.code > 599) reply.raw.statusCode = err.code;
+  else reply.code(err.code);
+  void reply.type("application/json").send(raw ? Buffer.from(body) : body);
 }
 
 export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {

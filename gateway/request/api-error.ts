@@ -10,9 +10,10 @@ import {
 } from "../../backends/cacher/index.ts";
 import { isStorageError } from "../../backends/contract/index.ts";
 import {
+  clip,
+  ERROR_LIMITS,
   type FieldError,
   fieldErrorBody,
-  formatFieldError,
   RegistryError,
 } from "../../backends/registry/index.ts";
 import { SelectorParseError } from "../../backends/selection/index.ts";
@@ -172,19 +173,33 @@ export const errors = {
       name,
       "the object has been modified; please apply your changes to the latest version and try again",
     ),
+  /**
+   * Upstream's Invalid: the message lists each distinct error once. Within ERROR_LIMITS: at most
+   * `causes` causes, fewer once the message's list passes `listChars`; the rest are counted.
+   */
   invalid: (kind: { group: string; kind: string }, name: string, causes: readonly FieldError[]) => {
-    const list = causes.map(formatFieldError);
-    const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
+    const listed: StatusCause[] = [];
+    const texts = new Set<string>();
+    let size = 0;
+    for (const c of causes) {
+      if (listed.length === ERROR_LIMITS.causes || size > ERROR_LIMITS.listChars) break;
+      const cause = { reason: c.type, message: fieldErrorBody(c), field: clip(c.field) };
+      listed.push(cause);
+      const text = `${cause.field}: ${cause.message}`;
+      if (!texts.has(text)) size += text.length + 2;
+      texts.add(text);
+    }
+    const items = [...texts];
+    if (listed.length < causes.length) items.push(`... (${causes.length - listed.length} more errors)`);
     const qualifiedKind = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
-    return new ApiError(422, "Invalid", `${qualifiedKind} "${name}" is invalid: ${joined}`, {
+    const head = `${qualifiedKind} "${name}" is invalid`;
+    const message =
+      items.length === 0 ? head : `${head}: ${items.length === 1 ? items[0] : `[${items.join(", ")}]`}`;
+    return new ApiError(422, "Invalid", message, {
       name,
       group: kind.group,
       kind: kind.kind,
-      causes: causes.map((c) => ({
-        reason: c.type,
-        message: fieldErrorBody(c),
-        field: c.field,
-      })),
+      causes: listed,
     });
   },
   methodNotSupported: (r: ResourceRef, verb: string) =>
@@ -252,7 +267,9 @@ export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiE
     const d = err.details ?? {};
     if (err.fieldErrors)
       return errors.invalid({ group: d.group ?? "", kind: d.kind ?? "" }, d.name ?? "", err.fieldErrors);
-    // A webhook may name its own reason; Status carries it as sent.
+    // A webhook may name its own reason and code; Status carries them as sent. A code no HTTP
+    // status line can carry (upstream's server fails writing it) is a 500 that keeps the message.
+    if (err.code > 999) return new ApiError(500, "InternalError", err.message, err.details);
     return new ApiError(err.code, err.reason as StatusReason, err.message, err.details);
   }
   if (err instanceof ApplyConflictError)

@@ -89,6 +89,11 @@ export function readResponse(review: ReviewRequest, answer: unknown, mutating: b
     );
   if (typeof response.allowed !== "boolean")
     throw new InvalidResponseError("response.allowed is required and must be a boolean");
+  // Upstream decodes status.code into an int32: anything else fails the decoding, so the call.
+  const code = isObject(response.status) ? response.status.code : undefined;
+  const int32 = typeof code === "number" && Number.isInteger(code) && code >= -(2 ** 31) && code < 2 ** 31;
+  if (code !== undefined && code !== null && !int32)
+    throw new InvalidResponseError(`response.status.code is not a 32-bit integer: ${JSON.stringify(code)}`);
   const patchText = response.patch;
   const hasPatch = typeof patchText === "string" && patchText.length > 0;
   if (strict && hasPatch && response.patchType === undefined)

@@ -197,6 +197,43 @@ describe("admission webhooks against real HTTPS peers", () => {
     });
   });
 
+  test("a refusal's code up to 999 is kept; a code that is no int32 fails the call", async () => {
+    answered("/deny-650", deny({ code: 650, message: "odd but legal" }));
+    const kept = await configure(false, [{ path: "/deny-650", name: "odd.test.io" }]);
+    await assert.rejects(run(kept), (err: unknown) => {
+      assert.ok(err instanceof AdmissionError);
+      assert.equal(err.code, 650);
+      assert.equal(err.message, 'admission webhook "odd.test.io" denied the request: odd but legal');
+      return true;
+    });
+    // Hooks stay stored until the test ends: each one allows once it has been looked at.
+    answered("/deny-650", allow());
+    for (const [path, code] of [
+      ["/deny-float", 403.5],
+      ["/deny-text", "403"],
+      ["/deny-int64", 2 ** 31],
+    ] as const) {
+      answered(path, deny({ code, message: "never read" }));
+      const failing = await configure(false, [{ path, name: `bad${path.slice(5)}.test.io` }]);
+      await assert.rejects(run(failing), (err: unknown) => {
+        assert.ok(err instanceof AdmissionError);
+        assert.equal(err.code, 500);
+        assert.match(
+          err.message,
+          /failed calling webhook "bad-[a-z0-9]+\.test\.io": received invalid webhook response: response\.status\.code is not a 32-bit integer/,
+        );
+        return true;
+      });
+      answered(path, allow());
+      answered(`${path}-ignored`, deny({ code, message: "never read" }));
+      const ignoring = await configure(false, [
+        { path: `${path}-ignored`, name: `ignored${path.slice(5)}.test.io`, failurePolicy: "Ignore" },
+      ]);
+      await run(ignoring);
+      answered(`${path}-ignored`, allow());
+    }
+  });
+
   test("a mutating webhook's patch is applied, annotated and its warnings passed on", async () => {
     answered("/mutate", (review, _req, res) => {
       const ops = [{ op: "add", path: "/metadata/labels/mutated", value: "yes" }];
