@@ -4,7 +4,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, it } from "node:test";
-import { setTimeout as delay } from "node:timers/promises";
 import {
   Cacher,
   type CacheWatcher,
@@ -24,7 +23,7 @@ import {
   type WatchEvent,
 } from "../backends/contract/index.ts";
 import { parseFieldSelector, parseLabelSelector } from "../backends/selection/index.ts";
-import { nextWithin, take } from "./support/watch.ts";
+import { eventually, nextWithin, take } from "./support/watch.ts";
 
 export interface BackendHarness {
   /** A storage handle; tests use fresh key prefixes, so one backend instance may be shared. */
@@ -443,7 +442,13 @@ export function storageConformance(backend: string, harness: BackendHarness): vo
               }
             }
           })();
-          await delay(20);
+          // Each page is read after at least one more write has landed, so the paging always races
+          // with writes.
+          const aWriteLands = async () => {
+            const seen = writes.length;
+            await eventually(() => writes.length > seen, 10_000, "a concurrent write");
+          };
+          await aWriteLands();
           const pages: { key: string; revision: Revision }[] = [];
           let r = await c.list({ keyPrefix: p, limit: 17 });
           const snapshot = r.revision;
@@ -451,7 +456,7 @@ export function storageConformance(backend: string, harness: BackendHarness): vo
             assert.equal(r.revision, snapshot, "every page is served at the first page's revision");
             for (const item of r.items) pages.push({ key: item.key, revision: item.revision });
             if (!r.continue) break;
-            await delay(2);
+            await aWriteLands();
             r = await c.list({ keyPrefix: p, limit: 17, continue: r.continue });
           }
           stop = true;

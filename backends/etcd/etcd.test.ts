@@ -10,9 +10,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as delay } from "node:timers/promises";
 import { type EtcdServer, etcdSkipReason, startEtcd } from "../../test/support/etcd.ts";
-import { nextWithin, take } from "../../test/support/watch.ts";
+import { eventually, nextWithin, take } from "../../test/support/watch.ts";
 import {
   AlreadyExistsError,
   ConflictError,
@@ -35,6 +34,16 @@ async function untilProgress(iterator: AsyncIterator<WatchEvent>, revision: numb
     assert.ok(step && !step.done, `no progress >= ${revision} arrived; saw ${JSON.stringify(seen)}`);
     seen.push(step.value);
     if (step.value.type === "progress" && step.value.revision >= revision) return seen;
+  }
+}
+
+/** Writes `key` and reads the watch until its event: the watch is open and delivering. */
+async function seenOpen(s: Storage, iterator: AsyncIterator<WatchEvent>, key: string): Promise<number> {
+  const kv = await s.create(key, "open");
+  for (;;) {
+    const step = await nextWithin(iterator, 5_000);
+    assert.ok(step && !step.done, `no event for ${key}`);
+    if (step.value.type === "put" && step.value.kv.key === key) return kv.modRevision;
   }
 }
 
@@ -259,7 +268,8 @@ describe("etcd storage", { skip: etcdSkipReason() }, () => {
     })();
     let listed: Awaited<ReturnType<Storage["list"]>>;
     try {
-      await delay(20);
+      const before = written.size;
+      await eventually(() => written.size > before, 10_000, "the writer under way");
       listed = await single.list(p);
     } finally {
       writing = false;
@@ -289,9 +299,10 @@ describe("etcd storage", { skip: etcdSkipReason() }, () => {
   it("ends iteration cleanly when the signal aborts", async () => {
     const s = await open();
     const ac = new AbortController();
-    const iterator = s.watch(prefix(), await s.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+    const p = prefix();
+    const iterator = s.watch(p, await s.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+    await seenOpen(s, iterator, `${p}open`);
     const pending = iterator.next();
-    await delay(50);
     ac.abort();
     assert.deepEqual(await pending, { done: true, value: undefined });
   });
@@ -356,9 +367,10 @@ describe("etcd storage", { skip: etcdSkipReason() }, () => {
   it("fails calls and watches with Unavailable after close", async () => {
     const s = await createEtcdStorage({ endpoints: [etcd.endpoint] });
     const ac = new AbortController();
-    const iterator = s.watch(prefix(), await s.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+    const p = prefix();
+    const iterator = s.watch(p, await s.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+    await seenOpen(s, iterator, `${p}open`);
     const pending = iterator.next();
-    await delay(50);
     await s.close();
     await assert.rejects(pending, UnavailableError);
     await assert.rejects(s.get("/a"), UnavailableError);
@@ -565,12 +577,12 @@ describe("etcd storage across an etcd restart", { skip: etcdSkipReason() }, () =
         const a = await s.create(`${p}a`, "1");
         const ac = new AbortController();
         const iterator = s.watch(p, a.modRevision, ac.signal)[Symbol.asyncIterator]();
+        const open = await seenOpen(s, iterator, `${p}open`);
         // Settled as soon as etcd goes away, which may be before `whileDown` runs.
         const broken = iterator.next().then(
           () => assert.fail("the watch should have failed"),
           (err: unknown) => err,
         );
-        await delay(100);
         await etcd.restart({
           signal,
           whileDown: async () => {
@@ -580,7 +592,7 @@ describe("etcd storage across an etcd restart", { skip: etcdSkipReason() }, () =
         });
         // The first call after etcd is back succeeds: no lingering reconnect back-off.
         assert.deepEqual(await s.get(`${p}a`), a);
-        const watch = s.watch(p, a.modRevision, ac.signal);
+        const watch = s.watch(p, open, ac.signal);
         const b = await s.update(`${p}a`, "2", a.modRevision);
         assert.deepEqual(await take(watch, 1), [{ type: "put", kv: b, prev: a }]);
         ac.abort();

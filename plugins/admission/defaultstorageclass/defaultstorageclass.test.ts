@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startAdmissionTest } from "../../../gateway/admission/testing.ts";
+import { eventually } from "../../../test/support/watch.ts";
 import { registration } from "./index.ts";
 
 const claim = (spec: Record<string, unknown>, annotations?: Record<string, string>) => ({
@@ -34,10 +35,14 @@ test("DefaultStorageClass: defaults unset classes to the newest default, keeps e
     };
     assert.equal(await run(claim({})), undefined, "no default class: nothing");
     await klass("plain", undefined);
-    await klass("beta", t.naming.label("is-default-class", "storageclass.beta"));
+    const beta = await klass("beta", t.naming.label("is-default-class", "storageclass.beta"));
     assert.equal(await run(claim({})), "beta", "beta annotation counts");
-    // Stored objects get the server's creation time (seconds); wait so the next one is newer.
-    await new Promise((r) => setTimeout(r, 1100));
+    // Stored objects get the server's creation time in seconds: wait for the clock to leave beta's
+    // second, so the next one is newer.
+    const betaCreated = Date.parse(
+      String((beta.metadata as { creationTimestamp: string }).creationTimestamp),
+    );
+    await eventually(() => Date.now() >= betaCreated + 1000, 5_000, "the next second");
     await klass("fast", t.naming.label("is-default-class", "storageclass"));
     const cases: { name: string; object: Record<string, unknown>; want: string | undefined }[] = [
       { name: "unset, two defaults: newest", object: claim({}), want: "fast" },

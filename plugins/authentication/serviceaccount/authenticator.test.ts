@@ -267,13 +267,7 @@ describe("bound tokens", () => {
     );
   });
 
-  it("bound to a Pod carry the pod in extra and die with it", async (t) => {
-    try {
-      plane.registry("pods");
-    } catch {
-      t.skip("pods are not served by the built-in kinds yet");
-      return;
-    }
+  it("bound to a Pod carry the pod in extra and die with it", async () => {
     await plane.create("serviceaccounts", "team", { metadata: { name: "runner" } });
     const pod = await plane.create("pods", "team", {
       metadata: { name: "web" },
