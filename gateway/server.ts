@@ -39,6 +39,17 @@ export function createServer(tls: ServerTls, logger: FastifyBaseLogger | boolean
     disableRequestLogging: true,
     forceCloseConnections: "idle",
     clientErrorHandler: answerClientError,
+    // A path fastify cannot decode (`%zz`) never reaches a route; it still gets a Status.
+    frameworkErrors: (err, _req, reply) => {
+      const error = errors.badRequest(`the request path is not valid: ${err.message}`);
+      const raw = reply.raw;
+      const body = JSON.stringify(error.toStatus());
+      raw.writeHead(error.code, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+      });
+      raw.end(body);
+    },
   }) as unknown as FastifyInstance;
   answerPlainHttp(app.server as unknown as TlsServer);
   return app;
