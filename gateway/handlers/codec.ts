@@ -34,18 +34,10 @@ import {
 import { errors, type Status } from "../request/api-error.ts";
 import { hasRawBytes, warningHeader } from "../request/warning.ts";
 import { knownFieldsOf, type Resource } from "../routing/resources.ts";
+import { type DeleteOptionsBody, readDeleteOptions } from "./delete-options.ts";
 import { CHUNK_CHARS, listBodyLength, listBodyStream } from "./list-body.ts";
 
 export type { OutputChoice };
-
-export interface DeleteOptionsBody {
-  readonly preconditions?: { uid?: string; resourceVersion?: string };
-  readonly dryRun?: boolean;
-  readonly propagationPolicy?: string;
-  readonly gracePeriodSeconds?: number;
-  /** The deprecated flag; `false` asks for a 202 when the object is not gone at once. */
-  readonly orphanDependents?: boolean;
-}
 
 export function queryFlag(url: URL, name: string): boolean {
   const v = url.searchParams.get(name);
@@ -416,51 +408,8 @@ export class Codec {
 
   async readDeleteOptions(ctx: RequestContext): Promise<DeleteOptionsBody> {
     const text = bodyText(ctx);
-    const body = text.trim() === "" ? {} : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body").value;
-    if (!isObject(body)) throw errors.badRequest("DeleteOptions must be a JSON object");
-    const q = ctx.url.searchParams;
-    const propagationPolicy = (q.get("propagationPolicy") ?? body.propagationPolicy) as string | undefined;
-    if (
-      propagationPolicy !== undefined &&
-      !["Orphan", "Background", "Foreground"].includes(propagationPolicy)
-    ) {
-      throw errors.invalid({ group: this.naming.group("meta"), kind: "DeleteOptions" }, "", [
-        {
-          field: "propagationPolicy",
-          type: "FieldValueNotSupported",
-          value: propagationPolicy,
-          supported: ["Foreground", "Background", "Orphan"],
-        },
-      ]);
-    }
-    const graceRaw = q.get("gracePeriodSeconds") ?? body.gracePeriodSeconds;
-    let gracePeriodSeconds: number | undefined;
-    if (graceRaw !== undefined && graceRaw !== null) {
-      gracePeriodSeconds = Number(graceRaw);
-      if (!Number.isInteger(gracePeriodSeconds) || gracePeriodSeconds < 0) {
-        throw errors.badRequest(
-          `gracePeriodSeconds must be a non-negative integer, got ${JSON.stringify(graceRaw)}`,
-        );
-      }
-    }
-    const pre = isObject(body.preconditions)
-      ? (body.preconditions as { uid?: string; resourceVersion?: string })
-      : undefined;
-    const dryRunList = Array.isArray(body.dryRun) ? body.dryRun : [];
-    const orphanRaw = q.get("orphanDependents") ?? body.orphanDependents;
-    const orphanDependents =
-      orphanRaw === true || orphanRaw === "true"
-        ? true
-        : orphanRaw === false || orphanRaw === "false"
-          ? false
-          : undefined;
-    return {
-      ...(orphanDependents !== undefined ? { orphanDependents } : {}),
-      ...(pre ? { preconditions: pre } : {}),
-      ...(dryRunList.includes("All") ? { dryRun: true } : {}),
-      ...(propagationPolicy ? { propagationPolicy } : {}),
-      ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
-    };
+    const body = text.trim() === "" ? undefined : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body").value;
+    return readDeleteOptions(body, ctx.url.searchParams, this.naming.group("meta"));
   }
 
   watchFrame(

@@ -17,7 +17,8 @@ import type { RequestContext } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
 import type { RequestInfo } from "../request/request-info.ts";
 import type { ResourceTable, ServedResource, VirtualResource } from "../routing/resources.ts";
-import { type Codec, type DeleteOptionsBody, type OutputChoice, queryFlag } from "./codec.ts";
+import { type Codec, type OutputChoice, queryFlag } from "./codec.ts";
+import type { DeleteOptionsBody } from "./delete-options.ts";
 import { handleScale } from "./scale.ts";
 import { serveWatch } from "./watch.ts";
 
