@@ -401,8 +401,9 @@ function typeConfusion(
       for (const value of wrong)
         out.push({ category, method, path, raw: JSON.stringify(replaced(object, at, value)) });
     }
-    if (Array.isArray(node)) node.forEach((v, i) => visit(v, [...at, i]));
-    else if (typeof node === "object" && node !== null)
+    if (Array.isArray(node)) {
+      for (const [i, v] of node.entries()) visit(v, [...at, i]);
+    } else if (typeof node === "object" && node !== null)
       for (const [k, v] of Object.entries(node)) visit(v, [...at, k]);
   };
   visit(object, []);
