@@ -54,11 +54,11 @@ describe("options", () => {
     assert.deepEqual(o.featureGates, { WatchList: true });
   });
 
-  it("reads history byte budgets as bytes or binary sizes; the default is an eighth of the heap limit", () => {
+  it("reads history byte budgets as bytes or binary sizes; the default is a sixteenth of the heap limit", () => {
     assert.equal(loadOptions(["--watch-cache-history-bytes=1048576"], read).watchCacheHistoryBytes, 2 ** 20);
     assert.equal(loadOptions(["--watch-cache-history-bytes=512Mi"], read).watchCacheHistoryBytes, 2 ** 29);
     assert.equal(loadOptions(["--watch-cache-history-bytes", "2Gi"], read).watchCacheHistoryBytes, 2 ** 31);
-    assert.equal(DEFAULTS.watchCacheHistoryBytes, Math.floor(getHeapStatistics().heap_size_limit / 8));
+    assert.equal(DEFAULTS.watchCacheHistoryBytes, Math.floor(getHeapStatistics().heap_size_limit / 16));
   });
 
   it("takes settings from --config, with flags winning", () => {
@@ -97,7 +97,7 @@ it("accepts the shipped example configuration", () => {
   const o = loadOptions([`--config=${path}`]);
   assert.equal(o.storageBackend, "embedded");
   assert.equal(o.compactionInterval, 300_000);
-  assert.equal(o.watchCacheHistoryBytes, 512 * 2 ** 20);
+  assert.equal(o.watchCacheHistoryBytes, 256 * 2 ** 20);
 });
 
 describe("authentication and authorization options", () => {

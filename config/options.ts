@@ -479,7 +479,7 @@ export const DEFAULTS: ServerOptions = {
   etcdPrefix: "/registry",
   compactionInterval: 5 * 60_000,
   watchCacheHistory: 50_000,
-  // An eighth of the JavaScript heap limit, which Node sizes from the machine's memory.
+  // A sixteenth of the JavaScript heap limit, which Node sizes from the machine's memory.
   watchCacheHistoryBytes: defaultHistoryBytes(),
   bindAddress: "127.0.0.1",
   securePort: 6443,

@@ -32,7 +32,7 @@ export interface ControlPlaneOptions {
   readonly historyWindowMs: number;
   readonly maxHistory: number;
   /**
-   * Bytes of change history all watch caches keep together (default: an eighth of the heap
+   * Bytes of change history all watch caches keep together (default: a sixteenth of the heap
    * limit). One budget for the process, since memory is the process's: a resource churning
    * large objects gives up its oldest changes first, not the quiet resources.
    */

@@ -9,7 +9,7 @@ import { after, before, it } from "node:test";
 import { load } from "js-yaml";
 import { ApiClient } from "./support/api-client.ts";
 import { freePort, type GatewayProcess, startGateway } from "./support/gateway-process.ts";
-import { eventually } from "./support/watch.ts";
+import { eventually, take } from "./support/watch.ts";
 
 const PYTHON = "/usr/bin/python3";
 const OBJECT_BYTES = 512 * 1024;
@@ -230,4 +230,41 @@ it("a watcher that never reads is ended once its queued bytes pass the bound; RS
     healthy.close();
     await reading.catch(() => {});
   }
+});
+
+it("changes past the history byte budget are gone: a watch or an exact list from before them gets 410", async () => {
+  const blob = "y".repeat(OBJECT_BYTES);
+  const path = "/api/v1/namespaces/default/configmaps";
+  const created = await api.call("POST", path, {
+    body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "churn" }, data: { blob, n: "0" } },
+  });
+  assert.equal(created.status, 201, created.text);
+  const rv = created.body.metadata.resourceVersion as string;
+  // Twice the budget's worth of changes.
+  let last = rv;
+  for (let i = 1; i <= (2 * HISTORY_BYTES) / OBJECT_BYTES; i++) {
+    const res = await api.call("PATCH", `${path}/churn`, {
+      body: { data: { n: String(i) } },
+      contentType: "application/merge-patch+json",
+    });
+    assert.equal(res.status, 200, res.text);
+    last = res.body.metadata.resourceVersion;
+  }
+  const exact = await api.call("GET", `${path}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+  assert.equal(exact.status, 410, exact.text);
+  assert.equal(exact.body.reason, "Expired");
+  const old = await api.watch(`${path}?watch=1&resourceVersion=${rv}`);
+  const [error] = await take(old.events, 1, 20_000);
+  old.close();
+  assert.ok(error);
+  assert.equal(error.type, "ERROR");
+  assert.equal((error.object as { code?: number }).code, 410);
+  // The newest change is still in the window.
+  const before = Number(last) - 1;
+  const recent = await api.watch(`${path}?watch=1&resourceVersion=${before}`);
+  const [change] = await take(recent.events, 1, 20_000);
+  recent.close();
+  assert.ok(change);
+  assert.equal(change.type, "MODIFIED");
+  assert.equal((change.object.metadata as { resourceVersion: string }).resourceVersion, last);
 });

@@ -29,7 +29,7 @@ export interface CacherOptions {
   readonly maxHistory?: number;
   /**
    * Bytes of retained changes, shared with every cache given the same budget; past it the
-   * largest history drops its oldest changes (default: a budget of this cache's own, an eighth
+   * largest history drops its oldest changes (default: a budget of this cache's own, a sixteenth
    * of the heap limit).
    */
   readonly historyBudget?: HistoryBudget;

@@ -38,12 +38,12 @@ export interface HistoryEntry {
 }
 
 /**
- * The default history byte budget: an eighth of the JavaScript heap limit, which Node derives
+ * The default history byte budget: a sixteenth of the JavaScript heap limit, which Node derives
  * from the machine's memory (or `--max-old-space-size`). Cached JSON lives in that heap, so the
  * history can never take more than a fraction of what the process may use.
  */
 export function defaultHistoryBytes(): number {
-  return Math.floor(getHeapStatistics().heap_size_limit / 8);
+  return Math.floor(getHeapStatistics().heap_size_limit / 16);
 }
 
 /**
