@@ -3,7 +3,8 @@
 // graceful stop that drains in-flight requests. Requests that never reach a route (plain HTTP on
 // this port, a request line and headers past the bound, a request that does not parse) get
 // upstream's answers, as Status objects where upstream's HTTP server has none of its own.
-import { STATUS_CODES } from "node:http";
+import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { ServerOptions as HttpsServerOptions } from "node:https";
 import type { Socket } from "node:net";
 import type { Server as TlsServer } from "node:tls";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
@@ -20,7 +21,19 @@ export interface ServerTls {
 /** Upstream's bound on the request line and headers (Go's http.Server MaxHeaderBytes there). */
 export const MAX_HEADER_BYTES = 1024 * 1024;
 
-export function createServer(tls: ServerTls, logger: FastifyBaseLogger | boolean = true): FastifyInstance {
+/** Node's header timing, which tests shorten. */
+export interface HeaderTiming {
+  /** How long a request's line and headers may take once they have begun (Node's default: 60 s). */
+  readonly headersTimeoutMs: number;
+  /** How often connections are checked against it (Node's default: 30 s). */
+  readonly checkIntervalMs: number;
+}
+
+export function createServer(
+  tls: ServerTls,
+  logger: FastifyBaseLogger | boolean = true,
+  timing: HeaderTiming = { headersTimeoutMs: 60_000, checkIntervalMs: 30_000 },
+): FastifyInstance {
   const app = Fastify({
     loggerInstance: typeof logger === "boolean" ? undefined : logger,
     logger: typeof logger === "boolean" ? logger : undefined,
@@ -32,7 +45,9 @@ export function createServer(tls: ServerTls, logger: FastifyBaseLogger | boolean
       rejectUnauthorized: false,
       minVersion: "TLSv1.2",
       maxHeaderSize: MAX_HEADER_BYTES,
-    },
+      headersTimeout: timing.headersTimeoutMs,
+      connectionsCheckingInterval: timing.checkIntervalMs,
+    } as HttpsServerOptions,
     // Watches and long lists stream for a long time; closing is driven by shutdown instead.
     requestTimeout: 0,
     return503OnClosing: true,
@@ -52,8 +67,14 @@ export function createServer(tls: ServerTls, logger: FastifyBaseLogger | boolean
     },
   }) as unknown as FastifyInstance;
   answerPlainHttp(app.server as unknown as TlsServer);
+  app.server.on("request", (req: IncomingMessage) => {
+    requestsBegun.set(req.socket, (requestsBegun.get(req.socket) ?? 0) + 1);
+  });
   return app;
 }
+
+/** Requests each connection has begun, so a header timeout can tell a stall from a slow client. */
+const requestsBegun = new WeakMap<Socket, number>();
 
 /**
  * A request the HTTP parser refused. The client may still be sending (a header section far past
@@ -66,9 +87,16 @@ function answerClientError(err: Error & { code?: string }, socket: Socket): void
     if (socket.writableEnded && socket.bytesRead > dropUntil(socket)) socket.destroy();
     return;
   }
-  // Go closes a connection whose headers time out without an answer.
+  // Go closes a connection whose headers time out without an answer. Node checks in the timers
+  // phase, before pending reads: after the event loop stalled (a long GC, say), the rest of the
+  // headers may sit unread although the client sent them in time, and closing would reset a
+  // request that did nothing wrong. One round of I/O runs first; only a connection that still
+  // began no request is closed.
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-    socket.destroy();
+    const begun = requestsBegun.get(socket) ?? 0;
+    setImmediate(() => {
+      if ((requestsBegun.get(socket) ?? 0) === begun) socket.destroy();
+    });
     return;
   }
   const error: ApiError =

@@ -1,0 +1,91 @@
+// The listener's header timeout over real TLS sockets: a client slower than the timeout is
+// closed, but a request whose bytes arrived in time is served even when the event loop stalled
+// past the timeout before it could read them (the check then runs before the pending read).
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import { after, before, describe, it } from "node:test";
+import { connect, type TLSSocket } from "node:tls";
+import type { FastifyInstance } from "fastify";
+import { createAuthority, issueCertificate } from "./pki/certificates.ts";
+import { createServer } from "./server.ts";
+
+const HEADERS_TIMEOUT_MS = 500;
+let app: FastifyInstance;
+let port: number;
+/** The socket whose remaining bytes the stalling route sends while it holds the event loop. */
+let pending: { socket: TLSSocket; rest: string } | undefined;
+/** Bytes the server has read, by the client's port. */
+const serverRead = new Map<number, number>();
+
+before(async () => {
+  const ca = await createAuthority("test-ca");
+  const serving = await issueCertificate(ca, { commonName: "s", usage: "server", altNames: ["127.0.0.1"] });
+  app = createServer({ certPem: serving.certPem, keyPem: serving.keyPem, clientCaPem: ca.certPem }, false, {
+    headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    checkIntervalMs: 50,
+  });
+  app.get("/fast", async () => "fast");
+  // Holds the event loop past the header timeout, as a long GC pause would; the waiting client's
+  // last bytes reach the kernel meanwhile.
+  app.get("/stall", async () => {
+    pending?.socket.write(pending.rest);
+    const end = Date.now() + HEADERS_TIMEOUT_MS * 4;
+    while (Date.now() < end);
+    return "stalled";
+  });
+  app.server.on("secureConnection", (socket: TLSSocket) => {
+    const client = socket.remotePort ?? 0;
+    socket.on("data", (d: Buffer) => serverRead.set(client, (serverRead.get(client) ?? 0) + d.length));
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  port = (app.server.address() as { port: number }).port;
+});
+
+after(() => app?.close());
+
+async function open(): Promise<{ socket: TLSSocket; received: () => string; closed: Promise<unknown> }> {
+  const socket = connect({ host: "127.0.0.1", port, rejectUnauthorized: false });
+  await once(socket, "secureConnect");
+  let text = "";
+  socket.on("data", (d: Buffer) => {
+    text += d.toString();
+  });
+  socket.on("error", () => {});
+  return { socket, received: () => text, closed: once(socket, "close") };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe("header timeout", () => {
+  it("closes a connection whose headers do not arrive in time", async () => {
+    const slow = await open();
+    slow.socket.write("GET /fast HTTP/1.1\r\nHo");
+    await slow.closed;
+    assert.equal(slow.received(), "");
+  });
+
+  it("serves a request whose headers arrived in time while the event loop was stalled", async () => {
+    const waiting = await open();
+    const staller = await open();
+    // The request begins (the server has read its start); its end arrives during the stall,
+    // which outlasts the timeout.
+    waiting.socket.write("GET /fast HTTP/1.1\r\nHo");
+    await until(
+      () => (serverRead.get(waiting.socket.localPort ?? 0) ?? 0) > 0,
+      "the server to read the start",
+    );
+    pending = { socket: waiting.socket, rest: "st: x\r\n\r\n" };
+    staller.socket.write("GET /stall HTTP/1.1\r\nHost: x\r\n\r\n");
+    await until(() => staller.received().endsWith("stalled"), "the stalling request");
+    await until(() => waiting.received().endsWith("fast") || waiting.socket.destroyed, "the waiting request");
+    assert.match(waiting.received(), /^HTTP\/1\.1 200 OK/);
+    waiting.socket.destroy();
+    staller.socket.destroy();
+  });
+});
