@@ -417,7 +417,12 @@ function indexItems(
       if (err instanceof ItemError) fail(at, `element ${i}: ${err.message}`);
       throw err;
     }
-    const id = list.associative ? serializePathElement(pe) : String(i);
+    if (!list.associative) {
+      // Indices never repeat: nothing to check (a list of 500k scalars spent most of a write here).
+      out.push({ pe, id: String(i), value: v[i] });
+      continue;
+    }
+    const id = serializePathElement(pe);
     if (seen.has(id)) fail(at, `duplicate entries for key ${formatPathElement(pe)}`);
     seen.add(id);
     out.push({ pe, id, value: v[i] });
