@@ -119,14 +119,21 @@ describe("an error per item of a large enum", () => {
       assert.equal(res.body.reason, "Invalid");
       const causes = res.body.details.causes as { field: string; message: string }[];
       assert.equal(causes.length, ERROR_LIMITS.causes);
-      assert.equal(causes[0]?.field, "spec.list[0]");
-      const listed = Array.from({ length: ERROR_LIMITS.supportedValues }, (_, i) => `"v${i}"`).join(", ");
+      // The walk stopped after ERROR_LIMITS.collected errors and says so first.
       assert.equal(
         causes[0]?.message,
+        `Too many: validation stopped after ${ERROR_LIMITS.collected} errors; there may be more`,
+      );
+      assert.equal(causes[1]?.field, "spec.list[0]");
+      const listed = Array.from({ length: ERROR_LIMITS.supportedValues }, (_, i) => `"v${i}"`).join(", ");
+      assert.equal(
+        causes[1]?.message,
         `Unsupported value: "x": supported values: ${listed}, ... (${values - ERROR_LIMITS.supportedValues} more)`,
       );
-      assert.ok(res.body.message.startsWith(`Enum${values}.${GROUP} "bomb" is invalid: [spec.list[0]: `));
-      assert.ok(res.body.message.endsWith(`, ... (${items - ERROR_LIMITS.causes} more errors)]`));
+      assert.ok(res.body.message.startsWith(`Enum${values}.${GROUP} "bomb" is invalid: [<root>: Too many: `));
+      assert.ok(
+        res.body.message.endsWith(`, ... (${ERROR_LIMITS.collected + 1 - ERROR_LIMITS.causes} more errors)]`),
+      );
       assert.ok(res.text.length < 4 * ERROR_LIMITS.listChars, `answer of ${res.text.length} characters`);
       assert.equal((await api.call("GET", `${path}/bomb`)).status, 404, "nothing was stored");
     });

@@ -55,6 +55,12 @@ export const ERROR_LIMITS = {
   textChars: 4096,
   /** Values an "Unsupported value" error lists; the rest are counted. */
   supportedValues: 64,
+  /**
+   * Errors a schema validation collects before it stops walking the object: a 3 MiB body can
+   * hold a million bad items, and finding (and deduplicating) every one held the event loop for
+   * seconds, for an answer that lists 100.
+   */
+  collected: 1000,
 } as const;
 
 /** `text` cut to `max` characters (not inside a surrogate pair), with "..." when cut. */

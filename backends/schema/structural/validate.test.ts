@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type FieldError, formatFieldError } from "../../registry/field-error.ts";
+import { ERROR_LIMITS, type FieldError, formatFieldError } from "../../registry/field-error.ts";
 import { compileNode } from "./node.ts";
 import type { StructuralSchema } from "./types.ts";
 import { FIELD_VALUE_TOO_MANY, validateNodeUpdate, validateValue } from "./validate.ts";
@@ -314,10 +314,41 @@ describe("required, enum, strings, numbers, lists, objects", () => {
       additionalProperties: { type: "array", items: { type: "string", allOf: [{ enum: ["a"] }] } },
     };
     const errs = validateValue(schema, { [key]: Array.from({ length: 2000 }, () => "x") });
-    assert.equal(errs.length, 4000);
+    // Two errors an item; the walk stops once it holds ERROR_LIMITS.collected, and says so first.
+    assert.equal(errs.length, ERROR_LIMITS.collected + 1);
+    assert.equal(
+      errs[0]?.detail,
+      `validation stopped after ${ERROR_LIMITS.collected} errors; there may be more`,
+    );
     // Compared as booleans: a failing assertion would print the megabyte.
-    assert.ok(errs[0]?.field === `${key}[0]` && errs[0].type === "FieldValueNotSupported");
-    assert.ok(errs[3]?.detail === `".${key}[1]" must validate all the schemas (allOf). None validated`);
+    assert.ok(errs[1]?.field === `${key}[0]` && errs[1].type === "FieldValueNotSupported");
+    assert.ok(errs[4]?.detail === `".${key}[1]" must validate all the schemas (allOf). None validated`);
+  });
+
+  it("stops walking a list once it holds ERROR_LIMITS.collected errors, without changing validity", () => {
+    const schema: StructuralSchema = { type: "array", items: { type: "integer", minimum: 5 } };
+    const bad = validateValue(
+      schema,
+      Array.from({ length: 100_000 }, () => 1),
+    );
+    assert.equal(bad.length, ERROR_LIMITS.collected + 1);
+    assert.equal(bad[0]?.type, "FieldValueTooMany");
+    assert.equal(bad[ERROR_LIMITS.collected]?.field, `[${ERROR_LIMITS.collected - 1}]`);
+    // A branch of anyOf that fails everywhere stops early, and the other branch still decides.
+    const either: StructuralSchema = {
+      type: "array",
+      items: { type: "integer", anyOf: [{ minimum: 5 }, { maximum: 1 }] },
+    };
+    assert.deepEqual(
+      validateValue(
+        either,
+        Array.from({ length: 100_000 }, () => 1),
+      ),
+      [],
+    );
+    const last = Array.from({ length: 100_000 }, () => 1);
+    last[99_999] = 3;
+    assert.equal(validateValue(either, last).length > 0, true);
   });
 
   it("puts a base path before fields but not in messages", () => {

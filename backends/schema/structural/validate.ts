@@ -122,6 +122,15 @@ class Walker {
     return childField(this.base, `${this.path.openapi(true)}.${key}`);
   }
 
+  /**
+   * Whether the errors being gathered reached ERROR_LIMITS.collected: walks over lists and maps
+   * stop then. In a junctor's branch these are the branch's own errors (a branch that many
+   * errors fails anyway), so stopping never changes whether an object is valid.
+   */
+  full(): boolean {
+    return this.schemaErrs.length + this.metaErrs.length + this.listErrs.length >= ERROR_LIMITS.collected;
+  }
+
   private schemaError(e: FieldError): void {
     this.schemaErrs.push(e);
   }
@@ -430,7 +439,7 @@ class Walker {
     const items = n.items;
     if (items && (this.doSchema || items.extrasBelow)) {
       const path = this.path;
-      for (let i = 0; i < list.length; i++) {
+      for (let i = 0; i < list.length && !this.full(); i++) {
         path.push(INDEX, i);
         count += this.value(list[i], items);
         path.pop();
@@ -535,6 +544,7 @@ class Walker {
       if (this.doSchema || additional.extrasBelow) {
         for (const key in obj) {
           if (props?.has(key)) continue;
+          if (this.full()) break;
           path.push(MAP_KEY, key);
           count += this.value(obj[key], additional);
           path.pop();
@@ -546,6 +556,7 @@ class Walker {
       for (const key in obj) {
         const p = props.get(key);
         if (p === undefined || (!all && !p.extrasBelow)) continue;
+        if (this.full()) break;
         path.push(PROPERTY, key);
         count += this.value(obj[key], p);
         path.pop();
@@ -633,7 +644,15 @@ function dedupe(errors: FieldError[]): FieldError[] {
 function walk(n: SchemaNode, value: unknown, base: string): Walker {
   const w = new Walker(base);
   w.value(value, n);
+  const stopped = w.full();
   if (n.junctorsBelow && w.schemaErrs.length > 1) w.schemaErrs = dedupe(w.schemaErrs);
+  // First, so that an answer listing only some errors still says the list is incomplete.
+  if (stopped)
+    w.schemaErrs.unshift({
+      field: base || "<root>",
+      type: FIELD_VALUE_TOO_MANY,
+      detail: `validation stopped after ${ERROR_LIMITS.collected} errors; there may be more`,
+    });
   return w;
 }
 
