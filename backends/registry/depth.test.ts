@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { copyAnyDepth, MAX_OBJECT_DEPTH, nestingDepth, nestingErrors, objectDepth } from "./depth.ts";
+import {
+  copyAnyDepth,
+  MAX_OBJECT_DEPTH,
+  nestingDepth,
+  nestingErrors,
+  nestsWithin,
+  objectDepth,
+} from "./depth.ts";
 
 function chain(levels: number): unknown {
   let v: unknown = "x";
@@ -14,6 +21,43 @@ describe("nesting depth", () => {
     assert.equal(nestingDepth({}), 1);
     assert.equal(nestingDepth([[], { a: [1] }]), 3);
     assert.equal(nestingDepth(chain(100_000)), 100_000);
+  });
+
+  it("nestsWithin agrees with nestingDepth, and stops one level past the limit at any depth", () => {
+    const shapes: unknown[] = [
+      "x",
+      null,
+      {},
+      [],
+      [[], { a: [1] }],
+      { a: [{ b: {} }], c: 1 },
+      chain(7),
+      [chain(3)],
+    ];
+    for (const shape of shapes) {
+      const depth = nestingDepth(shape);
+      for (let limit = 0; limit <= depth + 1; limit++)
+        assert.equal(nestsWithin(shape, limit), depth <= limit, `${JSON.stringify(shape)} within ${limit}`);
+    }
+    assert.equal(nestsWithin(chain(100_000), 510), false);
+    assert.equal(nestsWithin(chain(510), 510), true);
+  });
+
+  it("nestingErrors is empty exactly when objectDepth is within the limit", () => {
+    for (const depth of [MAX_OBJECT_DEPTH - 1, MAX_OBJECT_DEPTH, MAX_OBJECT_DEPTH + 1]) {
+      for (const object of [
+        { spec: chain(depth - 1) },
+        { metadata: { labels: chain(depth - 2) } },
+        { metadata: { managedFields: [chain(depth - 3 + 5)] } },
+      ] as Record<string, unknown>[]) {
+        assert.equal(objectDepth(object).depth, depth);
+        assert.equal(
+          nestingErrors(object).length === 0,
+          depth <= MAX_OBJECT_DEPTH,
+          JSON.stringify(Object.keys(object)),
+        );
+      }
+    }
   });
 
   it("counts an object from itself, managedFields five levels less, blaming the deepest top-level field", () => {

@@ -16,7 +16,7 @@ import {
   type SequenceEvent,
   YAMLException,
 } from "js-yaml";
-import { MAX_BODY_DEPTH, nestingDepth, nestingLimitText } from "../../backends/registry/index.ts";
+import { MAX_BODY_DEPTH, nestingLimitText, nestsWithin } from "../../backends/registry/index.ts";
 import { goQuote } from "./json-decode.ts";
 
 /** Malformed or unusable YAML; the caller turns it into a 400. */
@@ -71,7 +71,7 @@ export function decodeYaml(text: string): YamlDecoded {
     throw fromException(err);
   }
   if (walk.aliases > 0) checkExpansion(value);
-  if (nestingDepth(value) > MAX_DEPTH) throw tooDeep("");
+  if (!nestsWithin(value, MAX_DEPTH)) throw tooDeep("");
   if (walk.nonFinite) throw new YamlSyntaxError(`json: unsupported value: ${walk.nonFinite}`);
   const duplicatesMessage =
     walk.lines.length === 0

@@ -5,9 +5,9 @@
 import {
   formatFieldError,
   MAX_BODY_DEPTH,
-  nestingDepth,
   nestingErrors,
   nestingLimitText,
+  nestsWithin,
 } from "../../backends/registry/index.ts";
 
 export type PatchErrorStatus = 400 | 413 | 422;
@@ -53,7 +53,7 @@ export function guardDepth<T>(run: () => T, base?: unknown): T {
   if (isMap(result)) {
     const [tooDeep] = nestingErrors(result, isMap(base) ? base : undefined);
     if (tooDeep) throw new PatchError(422, `the patched object is invalid: ${formatFieldError(tooDeep)}`);
-  } else if (nestingDepth(result) > MAX_BODY_DEPTH) {
+  } else if (!nestsWithin(result, MAX_BODY_DEPTH)) {
     throw new PatchError(422, `the patched value ${nestingLimitText(MAX_BODY_DEPTH)}`);
   }
   return result;

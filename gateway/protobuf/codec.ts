@@ -9,7 +9,7 @@
 // order, map entries in key order.
 import protobuf, { type Writer } from "protobufjs";
 import { naming } from "../../backends/naming/index.ts";
-import { MAX_BODY_DEPTH, nestingDepth, nestingLimitText } from "../../backends/registry/index.ts";
+import { MAX_BODY_DEPTH, nestingLimitText, nestsWithin } from "../../backends/registry/index.ts";
 import {
   type FieldDescriptor,
   type FieldType,
@@ -707,7 +707,7 @@ export function decodeProtobuf(body: Uint8Array, expected?: ExpectedKind): Proto
   const fields = decodeMessage(messageDescriptor(known.message), envelope.raw, "", ctx);
   const object: Record<string, unknown> = { kind, apiVersion, ...fields };
   // Embedded JSON (RawExtension, fieldsV1) and the messages together: the same limit as JSON bodies.
-  if (nestingDepth(object) > MAX_BODY_DEPTH) throw tooDeep();
+  if (!nestsWithin(object, MAX_BODY_DEPTH)) throw tooDeep();
   return {
     object,
     apiVersion,
