@@ -1,5 +1,7 @@
 // Admission attributes of one write, built the same way for every operation (the chain) and for
 // plugin tests (testing.ts).
+
+import { cloneJson } from "../../backends/common/json.ts";
 import { storageVersion } from "../../backends/schema/index.ts";
 import type { Attributes, JsonObject, Operation } from "../../plugins/admission/index.ts";
 import type { UserInfo } from "../pipeline/index.ts";
@@ -55,8 +57,8 @@ export function admissionAttributes(
     storageVersion: stored,
     versions: schema.versions.filter((v) => v.served).map((v) => v.name),
     convert(object, version) {
-      if (version === stored || !schema.convert) return structuredClone(object);
-      return schema.convert(structuredClone(object), version);
+      if (version === stored || !schema.convert) return cloneJson(object);
+      return schema.convert(cloneJson(object), version);
     },
     annotate(key, value, level = "Metadata") {
       (level === "Request" ? requestAnnotations : annotations)[key] = value;

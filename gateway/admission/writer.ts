@@ -1,5 +1,7 @@
 // Plugins' in-process writes (plugins/admission ObjectWriter) through the served registries: the
 // object lifecycle applies, admission does not (these are the server's own bookkeeping writes).
+
+import { cloneJson } from "../../backends/common/json.ts";
 import type { JsonObject } from "../../backends/registry/index.ts";
 import type { ObjectWriter } from "../../plugins/admission/index.ts";
 import type { ApiObject, ResourceRef } from "../../plugins/objects/index.ts";
@@ -13,7 +15,7 @@ export function objectWriter(resources: ResourceTable): ObjectWriter {
   };
   return {
     async create(ref, namespace, object) {
-      const { object: stored } = await registryOf(ref).create(namespace, structuredClone(object));
+      const { object: stored } = await registryOf(ref).create(namespace, cloneJson(object));
       return stored as ApiObject;
     },
     async update(ref, namespace, name, transform, options) {

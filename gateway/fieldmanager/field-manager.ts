@@ -3,6 +3,8 @@
 // changes another manager's field is a conflict unless forced. Objects come in and go out in
 // their stored form; field sets are computed at the request's version, and at each other
 // manager's version when theirs differs.
+
+import { cloneJson } from "../../backends/common/json.ts";
 import type { StructuralSchema } from "../../backends/schema/structural/types.ts";
 import { ApplyConflictError, type Conflict, FieldManagerError } from "./errors.ts";
 import { FieldSet, type Path } from "./field-set.ts";
@@ -419,7 +421,7 @@ export class FieldManager {
     const m = metaOf(object);
     const annotations = isObject(m.annotations) ? m.annotations : undefined;
     if (!annotations || typeof annotations[key] !== "string" || annotations[key] === "") return;
-    const copy = structuredClone(config);
+    const copy = cloneJson(config);
     if (isObject(copy.metadata) && isObject(copy.metadata.annotations)) {
       delete copy.metadata.annotations[key];
       if (Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;

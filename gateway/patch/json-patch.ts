@@ -8,6 +8,7 @@
 // operations is a 400, more than 10,000 operations a 413, and any failure while applying a 422
 // with upstream's generic text (the cause is kept in `detail`).
 
+import { cloneJson } from "../../backends/common/json.ts";
 import {
   guardDepth,
   jsonKind,
@@ -245,7 +246,7 @@ class Operation {
 
   /** A private copy of the operation's value; a missing value is null. */
   value(): unknown {
-    return this.hasValue() ? structuredClone(this.#raw.value) : null;
+    return this.hasValue() ? cloneJson(this.#raw.value) : null;
   }
 }
 
@@ -340,7 +341,7 @@ function opCopy(doc: Doc, op: Operation): void {
       `Unable to complete the copy, the accumulated size increase of copy is ${doc.copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`,
     );
   rewrap(
-    () => addChild(target.container, target.key, structuredClone(value)),
+    () => addChild(target.container, target.key, cloneJson(value)),
     "error while adding value during copy",
   );
 }
@@ -394,7 +395,7 @@ export function applyJsonPatch(document: unknown, patch: unknown, options: JsonP
   }
   if (!isContainer(document)) throw unprocessable("the document is not an object or a list");
   return guardDepth(() => {
-    const doc: Doc = { root: structuredClone(document), copied: 0 };
+    const doc: Doc = { root: cloneJson(document), copied: 0 };
     for (const raw of operations) {
       const op = new Operation(raw);
       const run = OPERATIONS.get(op.kind);

@@ -5,6 +5,7 @@
 // existing object. With fieldValidation other than "Ignore", a patch that is not an object is
 // refused while decoding. The inputs are not modified.
 
+import { cloneJson } from "../../backends/common/json.ts";
 import { guardDepth, jsonKind, PatchError } from "./patch-error.ts";
 
 type JsonMap = Record<string, unknown>;
@@ -63,12 +64,12 @@ export function applyMergePatch(target: unknown, patch: unknown, options: MergeP
     );
   }
   return guardDepth(() => {
-    if (Array.isArray(patch)) return pruneNulls(structuredClone(patch));
+    if (Array.isArray(patch)) return pruneNulls(cloneJson(patch));
     if (!isMap(patch)) throw new PatchError(400, "Invalid JSON Patch");
     if (target === null) throw new PatchError(400, "Invalid JSON Document");
-    const ownPatch = structuredClone(patch);
+    const ownPatch = cloneJson(patch);
     if (!isMap(target)) return pruneNulls(ownPatch);
-    const doc = structuredClone(target);
+    const doc = cloneJson(target);
     mergeObjects(doc, ownPatch);
     return doc;
   }, target);

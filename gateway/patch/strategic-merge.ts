@@ -6,6 +6,7 @@
 // The algorithm follows upstream step by step (including its ordering rules, which kubectl's
 // client-side apply depends on); it works on private copies of both inputs.
 
+import { cloneJson } from "../../backends/common/json.ts";
 import type { StructuralSchema } from "../../backends/schema/structural/types.ts";
 import { pruneNulls } from "./merge-patch.ts";
 import {
@@ -748,9 +749,9 @@ export function applyStrategicMergePatch(
   schema: StructuralSchema | undefined,
 ): Record<string, unknown> {
   return guardDepth(() => {
-    if (patch === null) return structuredClone(original);
+    if (patch === null) return cloneJson(original);
     if (!isMap(patch))
       throw fail(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`);
-    return mergeMap(structuredClone(original), structuredClone(patch), schema);
+    return mergeMap(cloneJson(original), cloneJson(patch), schema);
   }, original);
 }

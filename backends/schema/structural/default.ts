@@ -12,7 +12,7 @@
 //   4. apply defaults (this module);
 //   5. validate (validate.ts): schema, then embedded resources, then list types; CEL rules after.
 // Objects read from storage are defaulted too (by the storage version's schema), without pruning.
-import { copyJson } from "./json-value.ts";
+import { cloneJson } from "../../common/json.ts";
 import type { SchemaNode } from "./node.ts";
 
 function apply(x: unknown, s: SchemaNode): void {
@@ -22,7 +22,7 @@ function apply(x: unknown, s: SchemaNode): void {
     if (items === undefined) return;
     const fill = items.defaultValue !== undefined && !items.nullable;
     for (let i = 0; i < x.length; i++) {
-      if (fill && x[i] === null) x[i] = copyJson(items.defaultValue);
+      if (fill && x[i] === null) x[i] = cloneJson(items.defaultValue);
       apply(x[i], items);
     }
     return;
@@ -30,7 +30,7 @@ function apply(x: unknown, s: SchemaNode): void {
   const object = x as Record<string, unknown>;
   for (const [key, prop] of s.defaulted) {
     if (!Object.hasOwn(object, key) || (object[key] === null && !prop.nullable)) {
-      object[key] = copyJson(prop.defaultValue);
+      object[key] = cloneJson(prop.defaultValue);
     }
   }
   const additional = s.additional;
@@ -43,7 +43,7 @@ function apply(x: unknown, s: SchemaNode): void {
         apply(object[key], prop);
         continue;
       }
-      if (fill && object[key] === null) object[key] = copyJson(additional.defaultValue);
+      if (fill && object[key] === null) object[key] = cloneJson(additional.defaultValue);
       apply(object[key], additional);
     }
     return;

@@ -3,7 +3,8 @@
 // that let defaulting and the metadata/list-type checks skip subtrees that have nothing for them.
 import { RE2JS } from "re2js";
 import { type FormatCheck, formatCheck } from "./formats.ts";
-import { canonicalJson, copyJson } from "./json-value.ts";
+import { cloneJson } from "../../common/json.ts";
+import { canonicalJson } from "./json-value.ts";
 import { pruneNode } from "./prune.ts";
 import type { StructuralSchema } from "./types.ts";
 
@@ -124,7 +125,7 @@ export function compileNode(schema: StructuralSchema, options: CompileOptions = 
   // Defaults are served pruned by their own schema, as upstream prunes them when loading a CRD.
   for (const n of built) {
     if (typeof n.defaultValue === "object" && n.defaultValue !== null) {
-      const copy = copyJson(n.defaultValue);
+      const copy = cloneJson(n.defaultValue);
       pruneNode(n, copy, { root: false });
       n.defaultValue = copy;
     }

@@ -10,7 +10,8 @@ import { RE2JS } from "re2js";
 import { jsonEqual, asArray as list, asObject as obj, asString as str } from "../../common/json.ts";
 import { type FieldError, field, formatFieldError } from "../../registry/field-error.ts";
 import { objectMetaDecodeError, validateEmbeddedResource } from "./embedded-meta.ts";
-import { copyJson, isJsonObject } from "./json-value.ts";
+import { cloneJson } from "../../common/json.ts";
+import { isJsonObject } from "./json-value.ts";
 import { compileNode, type SchemaNode } from "./node.ts";
 import { INDEX, MAP_KEY, PathStack, PROPERTY } from "./path-stack.ts";
 import { pruneNode } from "./prune.ts";
@@ -481,7 +482,7 @@ function checkDefaults(root: Json, path: string, errs: FieldError[]): void {
       const value = s.default;
       const defaultPath = child(p, "default");
       if (inMeta) {
-        const surrounding = surroundingObject(around, copyJson(value));
+        const surrounding = surroundingObject(around, cloneJson(value));
         const coerce = coerceError(top, surrounding, "", true);
         const metaErrs = coerce ? [] : validateEmbeddedOnly(top, surrounding, "", true);
         if (coerce)
@@ -494,7 +495,7 @@ function checkDefaults(root: Json, path: string, errs: FieldError[]): void {
           );
         else errs.push(...validateNode(n, value, { basePath: defaultPath }));
       } else {
-        const pruned = copyJson(value);
+        const pruned = cloneJson(value);
         pruneNode(n, pruned, { root: embeddedAt(n) });
         if (!jsonEqual(pruned, value))
           errs.push(field.invalid(defaultPath, value, "must not have unknown fields"));
