@@ -11,6 +11,7 @@ import type {
   CacheWatcher,
   CacheWatchRequest,
 } from "../cacher/index.ts";
+import { LARGE_OBJECT_CHARS, turnIf } from "../common/turn.ts";
 import { ConflictError, isStorageError, type Storage, type StoredValue } from "../contract/index.ts";
 import { namespacePrefix, objectKey, type ResourceSchema, storageVersion } from "../schema/index.ts";
 import { OBJECT_META_TYPES, typeMismatch } from "../validation/json-types.ts";
@@ -39,6 +40,8 @@ export interface WriteOptions {
    * inside the retry loop so it always sees the current object; throws to refuse.
    */
   readonly admission?: (object: JsonObject | undefined, old: JsonObject | undefined) => Promise<void>;
+  /** The request body was large (LARGE_OBJECT_CHARS): other requests get turns between steps. */
+  readonly large?: boolean;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -268,12 +271,15 @@ export class Registry {
         for (let i = 0; i < 5; i++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
         m.name = `${(m.generateName as string).slice(0, 63 - 5)}${suffix}`;
       }
+      const large = options.large === true;
       // Kind preparation is idempotent, so a retry with a new generated name may run it again.
       this.strategy.prepareForCreate?.(body);
       // Defaults again over what preparation reset, as upstream's read back from storage does.
       this.strategy.typed?.default(body);
       options.track?.(body, undefined);
+      await turnIf(large);
       this.#validateCreate(body, m);
+      await turnIf(large);
       await options.admission?.(body, undefined);
       const name = m.name as string;
       await this.#allocate(this.strategy, body, undefined, name);
@@ -284,6 +290,7 @@ export class Registry {
         }
         return { object: body, created: true };
       }
+      await turnIf(large);
       try {
         const kv = await this.#storage.create(this.key(m.namespace, name), this.#encode(body));
         m.resourceVersion = String(kv.modRevision);
@@ -329,10 +336,12 @@ export class Registry {
           throw err;
         }
       }
+      const large = options.large === true || current.value.length >= LARGE_OBJECT_CHARS;
       const old = this.#decode(current);
       // A second decode, not structuredClone: that recurses, and objects stored before the depth
       // limit may be too deep for it.
       const object = await transform(this.#decode(current));
+      await turnIf(large);
       this.#checkTypes(object);
       this.#normalize(object);
       const m = meta(object);
@@ -360,6 +369,7 @@ export class Registry {
         m.generation = (om.generation ?? 1) + (specOf(object) !== specOf(old) ? 1 : 0);
       }
       options.track?.(object, old);
+      await turnIf(large);
       const tooDeep = nestingErrors(object, old);
       if (tooDeep.length > 0) throw this.#invalid(name, tooDeep);
       const causes = [
@@ -373,6 +383,7 @@ export class Registry {
             : (strategy.validate?.(object) ?? [])),
       ];
       if (causes.length > 0) throw this.#invalid(name, causes);
+      await turnIf(large);
       await options.admission?.(object, old);
       await this.#allocate(strategy, object, old, name);
 
@@ -389,6 +400,7 @@ export class Registry {
         }
       }
       m.resourceVersion = om.resourceVersion;
+      await turnIf(large);
       const encoded = this.#encode(object);
       if (encoded === current.value || options.dryRun) return { object, created: false };
       try {

@@ -1,5 +1,8 @@
 // The routing stage's end: one handler per verb over the registry (DESIGN.md: handlers never
 // touch storage). Request options are parsed and checked here; the registry owns the lifecycle.
+
+import { cloneJson } from "../../backends/common/json.ts";
+import { LARGE_OBJECT_CHARS, turnIf } from "../../backends/common/turn.ts";
 import type { Naming } from "../../backends/naming/index.ts";
 import { type JsonObject, RegistryError } from "../../backends/registry/index.ts";
 import {
@@ -161,6 +164,12 @@ function selectors(
     out.fieldSelector = parseFieldSelector(fieldText, supported);
   }
   return out;
+}
+
+/** Whether the request's body is large enough for its write to give other requests turns. */
+function largeBody(ctx: RequestContext): boolean {
+  const body = ctx.req.body;
+  return Buffer.isBuffer(body) && body.length >= LARGE_OBJECT_CHARS;
 }
 
 /** A PUT or apply that creates its object needs `create` too. */
@@ -334,6 +343,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     case "create": {
       if (!schema.verbs.includes("create")) throw errors.methodNotSupported(ref, "create");
       const body = await codec.readObject(ctx, served, info.apiVersion);
+      await turnIf(largeBody(ctx));
       const { manager } = writeManager(ctx, env, "CreateOptions");
       const dry = dryRun(ctx);
       // Before admission, as upstream: webhooks never see an object of another namespace.
@@ -360,6 +370,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       });
       const { object } = await registry.create(ns, body, {
         dryRun: dry,
+        large: largeBody(ctx),
         track: (next, old) => fields.update(old, next, sent, manager),
         ...(admission ? { admission: admission.validate } : {}),
       });
@@ -369,6 +380,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     case "update": {
       if (!schema.verbs.includes("update")) throw errors.methodNotSupported(ref, "update");
       const body = await codec.readObject(ctx, served, info.apiVersion);
+      await turnIf(largeBody(ctx));
       const { manager } = writeManager(ctx, env, "UpdateOptions");
       const choice = codec.output(ctx, served, { list: false, stream: false });
       registry.matchNamespace(body, ns);
@@ -388,7 +400,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
         info.name,
         async (current) => {
           if (!current) await checkCreateByWrite(ctx, env);
-          const next = structuredClone(body);
+          const next = cloneJson(body);
           if (admission) await admission.admit(registry.decoded(next), current);
           await env.checkWrite?.(ctx, {
             verb: current ? "update" : "create",
@@ -402,6 +414,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
         },
         {
           dryRun: dry,
+          large: largeBody(ctx),
           track: (next, old) => fields.update(old, next, sent, manager),
           ...(subresource ? { subresource } : {}),
           ...(admission ? { admission: admission.validate } : {}),
@@ -429,17 +442,19 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       });
       const options = {
         dryRun: dry,
+        large: largeBody(ctx),
         ...(subresource ? { subresource } : {}),
         ...(admission ? { admission: admission.validate } : {}),
       };
       if (type === APPLY_PATCH) {
         const config = await codec.readApply(ctx, served, info.apiVersion);
+        await turnIf(largeBody(ctx));
         const { object, created } = await registry.update(
           ns,
           info.name,
           async (current) => {
             if (!current) await checkCreateByWrite(ctx, env);
-            const applied = fields.apply(current, structuredClone(config), manager, force);
+            const applied = fields.apply(current, cloneJson(config), manager, force);
             const next = codec.toStorage(applied, served, info.apiVersion);
             registry.matchNamespace(next, ns);
             if (admission) await admission.admit(registry.decoded(next), current);
@@ -449,7 +464,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
               namespace: ns,
               subresource,
               object: next,
-              old: current ? structuredClone(current) : undefined,
+              old: current ? cloneJson(current) : undefined,
             });
             return next;
           },
@@ -465,7 +480,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
         info.name,
         async (current) => {
           if (!current) throw registry.notFound(info.name);
-          const old = structuredClone(current);
+          const old = cloneJson(current);
           const next = await codec.applyPatch(type, current, patch, served, info.apiVersion);
           registry.matchNamespace(next, ns);
           sent = sentManagedFields(next);
