@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { Cacher } from "../cacher/index.ts";
+import { LARGE_OBJECT_CHARS } from "../common/turn.ts";
 import { MemoryStorage } from "../memory/index.ts";
 import { type ResourceSchema, resourcePrefix } from "../schema/index.ts";
 import { RegistryError } from "./errors.ts";
@@ -53,6 +54,43 @@ async function rejectsWith(p: Promise<unknown>, reason: string, message?: RegExp
     return true;
   });
 }
+
+/** Event-loop turns (macrotasks) that pass while `run` is pending. */
+async function turnsDuring(run: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  await run();
+  done = true;
+  return turns;
+}
+
+describe("registry: large writes", () => {
+  it("give the event loop a turn between steps of a large write, and not of a small one", async () => {
+    const small = { create: 0, update: 0 };
+    small.create = await turnsDuring(() => registry.create("ns", thing("small")));
+    small.update = await turnsDuring(() => registry.update("ns", "small", async (o) => o as JsonObject));
+    const large = {
+      create: await turnsDuring(() => registry.create("ns", thing("large"), { large: true })),
+      // The stored object is small: only the option says this write is large.
+      update: await turnsDuring(() =>
+        registry.update("ns", "large", async (o) => o as JsonObject, { large: true }),
+      ),
+    };
+    // Create: after tracking, after validation, before encoding; update: also after the transform.
+    assert.ok(large.create >= small.create + 3, `${JSON.stringify({ small, large })}`);
+    assert.ok(large.update >= small.update + 4, `${JSON.stringify({ small, large })}`);
+    // A stored object past LARGE_OBJECT_CHARS makes any update of it large.
+    await registry.create("ns", thing("stored", { spec: { blob: "x".repeat(LARGE_OBJECT_CHARS) } }));
+    const stored = await turnsDuring(() => registry.update("ns", "stored", async (o) => o as JsonObject));
+    assert.ok(stored >= small.update + 4, `${stored} vs ${small.update}`);
+  });
+});
 
 describe("registry", () => {
   it("creates with uid, timestamp, generation and namespace, and reads it back", async () => {
