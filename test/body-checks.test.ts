@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ApiClient, type ApiResponse } from "./support/api-client.ts";
+import { createServedCrd } from "./support/custom-resources.ts";
 import { type GatewayProcess, kubectlRun, kubectlVersions, startGateway } from "./support/gateway-process.ts";
 
 const CM = "/api/v1/namespaces/default/configmaps";
@@ -17,37 +18,15 @@ let api: ApiClient;
 before(async () => {
   gw = await startGateway(["--api-naming=kubernetes"]);
   api = new ApiClient(gw.kubeconfig);
-  const crd = await api.call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
-    body: {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: `widgets.${GROUP}` },
-      spec: {
-        group: GROUP,
-        scope: "Namespaced",
-        names: { plural: "widgets", singular: "widget", kind: "Widget" },
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: "object",
-                properties: { spec: { type: "object", properties: { size: { type: "integer" } } } },
-              },
-            },
-          },
-        ],
-      },
+  await createServedCrd(api, {
+    apiextensions: "apiextensions.k8s.io",
+    group: GROUP,
+    kind: "Widget",
+    schema: {
+      type: "object",
+      properties: { spec: { type: "object", properties: { size: { type: "integer" } } } },
     },
   });
-  assert.equal(crd.status, 201, crd.text);
-  const deadline = Date.now() + 20_000;
-  while ((await api.call("GET", CRS)).status !== 200) {
-    assert.ok(Date.now() < deadline, "the custom resource was never served");
-    await new Promise((r) => setTimeout(r, 50));
-  }
 });
 
 after(async () => {

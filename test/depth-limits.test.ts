@@ -14,6 +14,7 @@ import { naming } from "../backends/naming/index.ts";
 import { MAX_BODY_DEPTH, MAX_OBJECT_DEPTH, objectDepth } from "../backends/registry/index.ts";
 import { encodeProtobufObject } from "../gateway/protobuf/codec.ts";
 import { ApiClient, type ApiResponse } from "./support/api-client.ts";
+import { crdBody as crdOf } from "./support/custom-resources.ts";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
 
 type Obj = Record<string, unknown>;
@@ -68,25 +69,12 @@ function conditionOf(crd: ApiResponse, type: string): Obj | undefined {
 }
 
 function crdBody(group: string, kind: string, specSchema: unknown): Obj {
-  const plural = `${kind.toLowerCase()}s`;
-  return {
-    apiVersion: `${CRD_GROUP}/v1`,
-    kind: "CustomResourceDefinition",
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope: "Namespaced",
-      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: "object", properties: { spec: specSchema } } },
-        },
-      ],
-    },
-  };
+  return crdOf({
+    apiextensions: CRD_GROUP,
+    group,
+    kind,
+    schema: { type: "object", properties: { spec: specSchema } },
+  });
 }
 
 let gw: GatewayProcess;

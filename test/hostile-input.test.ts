@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { ApiClient, type ApiResponse } from "./support/api-client.ts";
+import { createServedCrd } from "./support/custom-resources.ts";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
 
 let gw: GatewayProcess;
@@ -627,49 +628,29 @@ before(async () => {
   const made = await api.call("POST", CM, { body: configMap() });
   assert.equal(made.status, 201, made.text);
   crdGroup = "hostile.example.com";
-  const crd = await api.call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
-    body: {
-      metadata: { name: `gizmos.${crdGroup}` },
-      spec: {
-        group: crdGroup,
-        scope: "Namespaced",
-        names: { plural: "gizmos", singular: "gizmo", kind: "Gizmo" },
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: "object",
-                properties: {
-                  spec: {
-                    type: "object",
-                    properties: {
-                      size: { type: "integer", maximum: 10 },
-                      color: { type: "string", enum: ["red", "green"] },
-                      tags: { type: "array", maxItems: 100, items: { type: "string" } },
-                      free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-                    },
-                  },
-                },
-              },
-            },
+  await createServedCrd(api, {
+    apiextensions: "apiextensions.k8s.io",
+    group: crdGroup,
+    kind: "Gizmo",
+    schema: {
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: {
+            size: { type: "integer", maximum: 10 },
+            color: { type: "string", enum: ["red", "green"] },
+            tags: { type: "array", maxItems: 100, items: { type: "string" } },
+            free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
           },
-        ],
+        },
       },
     },
   });
-  assert.equal(crd.status, 201, crd.text);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const r = await api.call("POST", `/apis/${crdGroup}/v1/namespaces/default/gizmos`, {
-      body: { apiVersion: `${crdGroup}/v1`, kind: "Gizmo", metadata: { name: "g0" }, spec: { size: 1 } },
-    });
-    if (r.status === 201) break;
-    if (Date.now() > deadline) throw new Error(`the custom resource was never served: ${r.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const g0 = await api.call("POST", `/apis/${crdGroup}/v1/namespaces/default/gizmos`, {
+    body: { apiVersion: `${crdGroup}/v1`, kind: "Gizmo", metadata: { name: "g0" }, spec: { size: 1 } },
+  });
+  assert.equal(g0.status, 201, g0.text);
 });
 
 after(async () => {

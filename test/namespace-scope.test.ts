@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ApiClient, type ApiResponse } from "./support/api-client.ts";
+import { createServedCrd } from "./support/custom-resources.ts";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
 
 const TOKEN = "tenant-token-0123456789";
@@ -112,39 +113,23 @@ before(async () => {
     }),
   );
   // A cluster-scoped custom resource with both subresources, and one object of it.
+  const widgets = await createServedCrd(admin, {
+    apiextensions,
+    group: crdGroup,
+    kind: "Widget",
+    scope: "Cluster",
+    schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    subresources: {
+      status: {},
+      scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
+    },
+  });
   await ok(
-    admin.call("POST", `/apis/${apiextensions}/v1/customresourcedefinitions`, {
-      body: {
-        metadata: { name: `widgets.${crdGroup}` },
-        spec: {
-          group: crdGroup,
-          scope: "Cluster",
-          names: { plural: "widgets", singular: "widget", kind: "Widget" },
-          versions: [
-            {
-              name: "v1",
-              served: true,
-              storage: true,
-              subresources: {
-                status: {},
-                scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
-              },
-              schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-            },
-          ],
-        },
-      },
+    admin.call("POST", widgets, {
+      body: { apiVersion: `${crdGroup}/v1`, kind: "Widget", metadata: { name: "w1" }, spec: { replicas: 1 } },
     }),
   );
   const deadline = Date.now() + 30_000;
-  for (;;) {
-    const r = await admin.call("POST", `/apis/${crdGroup}/v1/widgets`, {
-      body: { apiVersion: `${crdGroup}/v1`, kind: "Widget", metadata: { name: "w1" }, spec: { replicas: 1 } },
-    });
-    if (r.status === 201) break;
-    if (Date.now() > deadline) throw new Error(`the custom resource was never served: ${r.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
   // The tenant's rights are in place once it can write in its own namespace.
   for (;;) {
     const r = await tenant("POST", "/api/v1/namespaces/tenant-a/configmaps", {

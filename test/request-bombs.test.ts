@@ -10,13 +10,13 @@ import { naming } from "../backends/naming/index.ts";
 import { ERROR_LIMITS } from "../backends/registry/index.ts";
 import { b64, type HttpsPeer, sendJson, startHttpsPeer } from "../plugins/client/testing/index.ts";
 import { ApiClient, type ApiResponse } from "./support/api-client.ts";
+import { createServedCrd } from "./support/custom-resources.ts";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
 import { eventually } from "./support/watch.ts";
 
 type Obj = Record<string, unknown>;
 
 const names = naming();
-const CRDS = `/apis/${names.group("apiextensions")}/v1/customresourcedefinitions`;
 const GROUP = "bombs.example.com";
 const APPLY = "application/apply-patch+yaml";
 
@@ -71,43 +71,26 @@ describe("an error per item of a large enum", () => {
   ] as const) {
     it(`${values} values, ${items} bad items: a bounded 422, /readyz answered throughout`, async (t) => {
       const plural = `enums${values}`;
-      const crd = {
-        apiVersion: `${names.group("apiextensions")}/v1`,
-        kind: "CustomResourceDefinition",
-        metadata: { name: `${plural}.${GROUP}` },
-        spec: {
-          group: GROUP,
-          scope: "Namespaced",
-          names: { plural, singular: `enum${values}`, kind: `Enum${values}` },
-          versions: [
-            {
-              name: "v1",
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: "object",
-                  properties: {
-                    spec: {
-                      type: "object",
-                      properties: {
-                        list: {
-                          type: "array",
-                          items: { type: "string", enum: Array.from({ length: values }, (_, i) => `v${i}`) },
-                        },
-                      },
-                    },
-                  },
+      const path = await createServedCrd(api, {
+        apiextensions: names.group("apiextensions"),
+        group: GROUP,
+        kind: `Enum${values}`,
+        plural,
+        schema: {
+          type: "object",
+          properties: {
+            spec: {
+              type: "object",
+              properties: {
+                list: {
+                  type: "array",
+                  items: { type: "string", enum: Array.from({ length: values }, (_, i) => `v${i}`) },
                 },
               },
             },
-          ],
+          },
         },
-      };
-      const made = await api.call("POST", CRDS, { body: crd });
-      assert.equal(made.status, 201, made.text.slice(0, 500));
-      const path = `/apis/${GROUP}/v1/namespaces/default/${plural}`;
-      await eventually(async () => (await api.call("GET", path)).status === 200, 20_000, `${plural} served`);
+      });
       const body = {
         apiVersion: `${GROUP}/v1`,
         kind: `Enum${values}`,
