@@ -2,8 +2,8 @@
 // the type list the validator checks, the kept format, the compiled pattern, and per-subtree flags
 // that let defaulting and the metadata/list-type checks skip subtrees that have nothing for them.
 import { RE2JS } from "re2js";
-import { type FormatCheck, formatCheck } from "./formats.ts";
 import { cloneJson } from "../../common/json.ts";
+import { type FormatCheck, formatCheck } from "./formats.ts";
 import { canonicalJson } from "./json-value.ts";
 import { pruneNode } from "./prune.ts";
 import type { StructuralSchema } from "./types.ts";

@@ -7,10 +7,15 @@
 //   and map types, list-map keys, x-kubernetes-validations entries without CEL).
 // CEL compilation and cost estimation of x-kubernetes-validations belong to the CEL module.
 import { RE2JS } from "re2js";
-import { jsonEqual, asArray as list, asObject as obj, asString as str } from "../../common/json.ts";
+import {
+  cloneJson,
+  jsonEqual,
+  asArray as list,
+  asObject as obj,
+  asString as str,
+} from "../../common/json.ts";
 import { type FieldError, field, formatFieldError } from "../../registry/field-error.ts";
 import { objectMetaDecodeError, validateEmbeddedResource } from "./embedded-meta.ts";
-import { cloneJson } from "../../common/json.ts";
 import { isJsonObject } from "./json-value.ts";
 import { compileNode, type SchemaNode } from "./node.ts";
 import { INDEX, MAP_KEY, PathStack, PROPERTY } from "./path-stack.ts";
