@@ -6,7 +6,12 @@
 /** JSON characters from which an object counts as large. */
 export const LARGE_OBJECT_CHARS = 256 * 1024;
 
-/** Resolves after pending I/O has had a turn (a macrotask), when `large`; at once otherwise. */
+/** Resolves after pending I/O has had a turn (a macrotask). */
+export function turn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** A turn when `large`; at once otherwise. */
 export async function turnIf(large: boolean): Promise<void> {
-  if (large) await new Promise<void>((resolve) => setImmediate(resolve));
+  if (large) await turn();
 }

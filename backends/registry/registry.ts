@@ -33,7 +33,7 @@ export interface WriteOptions {
    * before validation, with the stored object it replaces (undefined on create): the field
    * manager records ownership here, so that what it records is what is stored.
    */
-  readonly track?: (object: JsonObject, old: JsonObject | undefined) => void;
+  readonly track?: (object: JsonObject, old: JsonObject | undefined) => Promise<void> | void;
   /**
    * The validating admission phase: runs after the kind's own validation, against the object
    * about to be written and the stored one it replaces (on delete: no object, the stored one),
@@ -276,7 +276,7 @@ export class Registry {
       this.strategy.prepareForCreate?.(body);
       // Defaults again over what preparation reset, as upstream's read back from storage does.
       this.strategy.typed?.default(body);
-      options.track?.(body, undefined);
+      await options.track?.(body, undefined);
       await turnIf(large);
       this.#validateCreate(body, m);
       await turnIf(large);
@@ -368,7 +368,7 @@ export class Registry {
       if (strategy.tracksGeneration) {
         m.generation = (om.generation ?? 1) + (specOf(object) !== specOf(old) ? 1 : 0);
       }
-      options.track?.(object, old);
+      await options.track?.(object, old);
       await turnIf(large);
       const tooDeep = nestingErrors(object, old);
       if (tooDeep.length > 0) throw this.#invalid(name, tooDeep);

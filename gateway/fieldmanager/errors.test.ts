@@ -33,7 +33,7 @@ const configMap = (data: Record<string, string>): Obj => ({
 });
 
 /** A ConfigMap with `n` keys written by "owner", and an apply by "applier" changing every one. */
-function conflictingApply(n: number, key = (i: number) => `key${i}`): () => void {
+async function conflictingApply(n: number, key = (i: number) => `key${i}`): Promise<() => Promise<unknown>> {
   const mine: Record<string, string> = {};
   const theirs: Record<string, string> = {};
   for (let i = 0; i < n; i++) {
@@ -41,13 +41,13 @@ function conflictingApply(n: number, key = (i: number) => `key${i}`): () => void
     theirs[key(i)] = "b";
   }
   const live = configMap(mine);
-  manager().update(undefined, live, undefined, "owner");
+  await manager().update(undefined, live, undefined, "owner");
   return () => manager().apply(live, configMap(theirs), "applier", false);
 }
 
-function conflictOf(run: () => void): ApplyConflictError {
+async function conflictOf(run: () => Promise<unknown>): Promise<ApplyConflictError> {
   try {
-    run();
+    await run();
   } catch (err) {
     if (err instanceof ApplyConflictError) return err;
     throw err;
@@ -56,7 +56,7 @@ function conflictOf(run: () => void): ApplyConflictError {
 }
 
 /** Array elements visited through iteration (for-of, spread) while `run` runs. */
-function iterationSteps(run: () => void): number {
+async function iterationSteps(run: () => Promise<unknown>): Promise<number> {
   const original = Array.prototype[Symbol.iterator];
   let steps = 0;
   Array.prototype[Symbol.iterator] = function (this: unknown[]) {
@@ -73,7 +73,7 @@ function iterationSteps(run: () => void): number {
     return counting as ArrayIterator<unknown>;
   };
   try {
-    run();
+    await run();
   } finally {
     Array.prototype[Symbol.iterator] = original;
   }
@@ -81,18 +81,18 @@ function iterationSteps(run: () => void): number {
 }
 
 describe("apply conflicts", () => {
-  it("cost work in proportion to their number (array steps counted, no clock)", () => {
-    const small = conflictingApply(2000);
-    const large = conflictingApply(8000);
-    const a = iterationSteps(() => conflictOf(small));
-    const b = iterationSteps(() => conflictOf(large));
+  it("cost work in proportion to their number (array steps counted, no clock)", async () => {
+    const small = await conflictingApply(2000);
+    const large = await conflictingApply(8000);
+    const a = await iterationSteps(() => conflictOf(small));
+    const b = await iterationSteps(() => conflictOf(large));
     // Linear work grows 4x with 4x the conflicts; regrouping paths by copying (quadratic) grew 16x.
     assert.ok(b <= a * 5, `steps for 2000 conflicts: ${a}, for 8000: ${b}`);
   });
 
-  it("list at most ERROR_LIMITS.causes conflicts, and say how many more there were", () => {
+  it("list at most ERROR_LIMITS.causes conflicts, and say how many more there were", async () => {
     const n = ERROR_LIMITS.causes + 50;
-    const err = conflictOf(conflictingApply(n));
+    const err = await conflictOf(await conflictingApply(n));
     assert.equal(err.conflicts.length, n);
     assert.match(
       err.message,
@@ -109,9 +109,9 @@ describe("apply conflicts", () => {
     });
   });
 
-  it("cut a path longer than ERROR_LIMITS.textChars", () => {
+  it("cut a path longer than ERROR_LIMITS.textChars", async () => {
     const long = "k".repeat(1_000_000);
-    const err = conflictOf(conflictingApply(3, (i) => `${long}${i}`));
+    const err = await conflictOf(await conflictingApply(3, (i) => `${long}${i}`));
     const causes = err.causes();
     assert.equal(causes.length, 3);
     for (const c of causes) assert.equal(c.field, `.data.${long.slice(0, ERROR_LIMITS.textChars - 6)}...`);

@@ -20,11 +20,13 @@ import {
 } from "./managed-fields.ts";
 import {
   type Comparison,
-  compare,
-  merge,
+  compareSteps,
+  mergeSteps,
   type OwnersAtVersion,
-  pruneUnowned,
-  toFieldSet,
+  pruneUnownedSteps,
+  runWalkSliced,
+  type Steps,
+  toFieldSetSteps,
 } from "./typed-walk.ts";
 
 type JsonObject = Record<string, unknown>;
@@ -143,7 +145,12 @@ export class FieldManager {
    * `live` (undefined on create). `sent` is the managedFields the request carried, which may
    * replace or reset the recorded ones. Sets `next.metadata.managedFields`.
    */
-  update(live: JsonObject | undefined, next: JsonObject, sent: unknown, manager: string): void {
+  async update(
+    live: JsonObject | undefined,
+    next: JsonObject,
+    sent: unknown,
+    manager: string,
+  ): Promise<void> {
     const liveFields = live ? metaOf(live).managedFields : undefined;
     let managers: Managers;
     let reset = false;
@@ -164,7 +171,7 @@ export class FieldManager {
     const liveAt = live ? this.#at(withoutManagedFields(live), this.#o.version) : {};
     const nextAt = this.#at(withoutManagedFields(next), this.#o.version);
     try {
-      this.#recordUpdate(managers, liveAt, nextAt, manager || "unknown");
+      await this.#recordUpdate(managers, liveAt, nextAt, manager || "unknown");
     } catch (err) {
       // An object the typed walk cannot read (duplicate list keys that validation allows) is
       // written without managedFields rather than refused, as upstream does.
@@ -185,32 +192,37 @@ export class FieldManager {
    * undefined when the apply creates). Returns the merged object at the request's version with
    * its managedFields; throws ApplyConflictError or FieldManagerError.
    */
-  apply(live: JsonObject | undefined, config: JsonObject, manager: string, force: boolean): JsonObject {
+  async apply(
+    live: JsonObject | undefined,
+    config: JsonObject,
+    manager: string,
+    force: boolean,
+  ): Promise<JsonObject> {
     this.#checkConfig(config);
     const liveAt = live
       ? this.#at(withoutManagedFields(live), this.#o.version)
       : { apiVersion: this.#apiVersion, kind: this.#o.view.kind, metadata: {} };
-    const liveManagers = (): Managers => {
+    const liveManagers = async (): Promise<Managers> => {
       const found = emptyManagersOnError(live ? metaOf(live).managedFields : undefined);
       // Whatever is there already belongs to someone: a placeholder updater owns it.
-      if (found.size === 0 && live) this.#recordUpdate(found, {}, liveAt, BEFORE_FIRST_APPLY);
+      if (found.size === 0 && live) await this.#recordUpdate(found, {}, liveAt, BEFORE_FIRST_APPLY);
       return found;
     };
-    let managers = liveManagers();
+    let managers = await liveManagers();
     const id = identity({ manager, operation: "Apply", apiVersion: "", subresource: this.#o.subresource });
     let result: { object: JsonObject; managers: Managers };
     try {
-      result = this.#apply(liveAt, config, managers, id, manager, force);
+      result = await this.#apply(liveAt, config, managers, id, manager, force);
     } catch (err) {
       if (!(err instanceof ApplyConflictError) || manager !== KUBECTL) throw err;
       // kubectl moving from client-side apply: fields whose live value is still what the
       // last client-side apply set may be taken over.
-      const allowed = this.#lastAppliedFields(liveAt);
+      const allowed = await this.#lastAppliedFields(liveAt);
       const remaining = err.conflicts.filter((c) => !allowed?.has(c.path));
       if (!allowed || remaining.length > 0)
         throw remaining.length > 0 ? new ApplyConflictError(remaining) : err;
-      managers = liveManagers();
-      result = this.#apply(liveAt, config, managers, id, manager, true);
+      managers = await liveManagers();
+      result = await this.#apply(liveAt, config, managers, id, manager, true);
     }
     const { object } = result;
     managers = result.managers;
@@ -238,20 +250,20 @@ export class FieldManager {
       throw new FieldManagerError("metadata.managedFields must be nil");
   }
 
-  #apply(
+  async #apply(
     liveAt: JsonObject,
     config: JsonObject,
     managers: Managers,
     id: string,
     manager: string,
     force: boolean,
-  ): { object: JsonObject; managers: Managers } {
+  ): Promise<{ object: JsonObject; managers: Managers }> {
     const schema = this.#schema;
     const managersOut: Managers = new Map(managers);
-    const merged = this.#walk(() => merge(liveAt, config, schema)) as JsonObject;
+    const merged = (await this.#walk(mergeSteps(liveAt, config, schema))) as JsonObject;
     const last = managers.get(id);
     const ignored = this.#ignored(liveAt, config);
-    const configSet = this.#walk(() => toFieldSet(config, schema)).recursiveDifference(ignored);
+    const configSet = (await this.#walk(toFieldSetSteps(config, schema))).recursiveDifference(ignored);
     const applied: ManagerEntry = {
       manager,
       operation: "Apply",
@@ -288,11 +300,11 @@ export class FieldManager {
         const there = this.#at(merged, pruneVersion);
         const owned = byVersion.get(last.apiVersion) ?? FieldSet.empty();
         const schemaThere = this.#o.view.schema(pruneVersion);
-        const pruned = this.#walk(() => pruneUnowned(there, last.set, owned, schemaThere, others));
+        const pruned = await this.#walk(pruneUnownedSteps(there, last.set, owned, schemaThere, others));
         object = this.#at(pruned as JsonObject, this.#o.version);
       }
     }
-    const conflicts = this.#takeOver(managersOut, id, liveAt, object);
+    const conflicts = await this.#takeOver(managersOut, id, liveAt, object);
     if (conflicts.length > 0 && !force) throw new ApplyConflictError(conflicts);
     const strippedSet = configSet.difference(STRIPPED);
     const changed = !sameJson(object, liveAt);
@@ -310,14 +322,19 @@ export class FieldManager {
    * What the write changes is taken from every other manager, and what it removes is no longer
    * theirs. Returns what was taken: for an apply without force, those are conflicts.
    */
-  #takeOver(managers: Managers, self: string, before: JsonObject, after: JsonObject): Conflict[] {
+  async #takeOver(
+    managers: Managers,
+    self: string,
+    before: JsonObject,
+    after: JsonObject,
+  ): Promise<Conflict[]> {
     const conflicts: Conflict[] = [];
     const byVersion = new Map<string, Comparison | undefined>();
     for (const [id, entry] of managers) {
       if (id === self) continue;
       let cmp = byVersion.get(entry.apiVersion);
       if (!byVersion.has(entry.apiVersion)) {
-        cmp = this.#compareAt(before, after, entry.apiVersion);
+        cmp = await this.#compareAt(before, after, entry.apiVersion);
         byVersion.set(entry.apiVersion, cmp);
       }
       if (!cmp) {
@@ -334,10 +351,15 @@ export class FieldManager {
     return conflicts;
   }
 
-  #recordUpdate(managers: Managers, before: JsonObject, after: JsonObject, manager: string): void {
-    const cmp = this.#compareAt(before, after, this.#apiVersion);
+  async #recordUpdate(
+    managers: Managers,
+    before: JsonObject,
+    after: JsonObject,
+    manager: string,
+  ): Promise<void> {
+    const cmp = await this.#compareAt(before, after, this.#apiVersion);
     if (!cmp) return;
-    this.#takeOver(managers, CURRENT, before, after);
+    await this.#takeOver(managers, CURRENT, before, after);
     const ignored = this.#ignored(before, after);
     const changed = cmp.modified.union(cmp.added).recursiveDifference(ignored).difference(STRIPPED);
     if (changed.isEmpty()) return;
@@ -359,12 +381,16 @@ export class FieldManager {
   }
 
   /** The comparison of two objects at another manager's version, undefined if not served. */
-  #compareAt(before: JsonObject, after: JsonObject, apiVersion: string): Comparison | undefined {
+  async #compareAt(
+    before: JsonObject,
+    after: JsonObject,
+    apiVersion: string,
+  ): Promise<Comparison | undefined> {
     const version = this.#o.view.versionOf(apiVersion);
     if (version === undefined) return undefined;
     const a = version === this.#o.version ? before : this.#at(before, version);
     const b = version === this.#o.version ? after : this.#at(after, version);
-    const cmp = this.#walk(() => compare(a, b, this.#o.view.schema(version)));
+    const cmp = await this.#walk(compareSteps(a, b, this.#o.view.schema(version)));
     const ignored = this.#ignored(a, b);
     if (ignored.isEmpty()) return cmp;
     return {
@@ -395,7 +421,7 @@ export class FieldManager {
   }
 
   /** Fields of the last client-side apply whose live values are still the applied ones. */
-  #lastAppliedFields(liveAt: JsonObject): FieldSet | undefined {
+  async #lastAppliedFields(liveAt: JsonObject): Promise<FieldSet | undefined> {
     const annotations = isObject(liveAt.metadata) ? liveAt.metadata.annotations : undefined;
     const text = isObject(annotations) ? annotations[this.#o.lastAppliedAnnotation] : undefined;
     if (typeof text !== "string" || text === "") return undefined;
@@ -407,8 +433,8 @@ export class FieldManager {
     }
     if (!isObject(last) || last.apiVersion !== this.#apiVersion) return undefined;
     try {
-      const set = toFieldSet(last, this.#schema);
-      const cmp = compare(last, liveAt, this.#schema);
+      const set = await runWalkSliced(toFieldSetSteps(last, this.#schema));
+      const cmp = await runWalkSliced(compareSteps(last, liveAt, this.#schema));
       return set.difference(cmp.modified).difference(cmp.added).difference(cmp.removed);
     } catch {
       return undefined;
@@ -470,10 +496,13 @@ export class FieldManager {
     return this.#o.now?.() ?? new Date();
   }
 
-  /** Typed-walk problems in what the client sent are its fault: 400. */
-  #walk<T>(fn: () => T): T {
+  /**
+   * Typed-walk problems in what the client sent are its fault: 400. Walks run in slices, so a
+   * large object does not hold other requests back for the whole walk.
+   */
+  async #walk<T>(steps: Steps<T>): Promise<T> {
     try {
-      return fn();
+      return await runWalkSliced(steps);
     } catch (err) {
       if (err instanceof Error && err.name === "TypedWalkError")
         throw new FieldManagerError(`failed to create typed patch object: ${err.message}`);

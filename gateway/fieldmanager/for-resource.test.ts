@@ -30,15 +30,15 @@ const served = {
   },
 } as unknown as ServedResource;
 
-it("custom resources' metadata is walked as ObjectMeta: finalizers are a set, owner references keyed", () => {
+it("custom resources' metadata is walked as ObjectMeta: finalizers are a set, owner references keyed", async () => {
   const fm = fieldManagerFor(served, naming("cluster"), "v1", undefined);
   const widget = (meta: Record<string, unknown>) => ({
     apiVersion: "example.com/v1",
     kind: "Widget",
     metadata: { name: "w", ...meta },
   });
-  const a = fm.apply(undefined, widget({ finalizers: ["example.com/a"] }), "a", false);
-  const both = fm.apply(a, widget({ finalizers: ["example.com/b"] }), "b", false);
+  const a = await fm.apply(undefined, widget({ finalizers: ["example.com/a"] }), "a", false);
+  const both = await fm.apply(a, widget({ finalizers: ["example.com/b"] }), "b", false);
   assert.deepEqual((both.metadata as { finalizers: string[] }).finalizers, [
     "example.com/a",
     "example.com/b",

@@ -6,6 +6,8 @@
 // structs (each named field typed), objects with `additionalProperties` are maps, lists are
 // atomic, sets (items named by value) or maps (items named by key fields), and free-form parts
 // are "deduced" from the values themselves (maps granular, lists atomic).
+
+import { turn } from "../../backends/common/turn.ts";
 import type { StructuralSchema } from "../../backends/schema/structural/types.ts";
 import {
   compareStrings,
@@ -439,9 +441,10 @@ interface Check extends At {
   readonly atom: Atom;
 }
 
-function validateValue(value: unknown, atom: Atom, strict: boolean): void {
+function* validateValue(value: unknown, atom: Atom, strict: boolean): Steps<void> {
   const stack: Check[] = [{ up: undefined, pe: undefined, depth: 0, v: value, atom }];
-  while (stack.length > 0) {
+  for (let step = 1; stack.length > 0; step++) {
+    if ((step & STEP_MASK) === 0) yield;
     const t = stack.pop() as Check;
     const { v } = t;
     const part = partOf(t.atom, v);
@@ -487,12 +490,13 @@ interface Collect {
 }
 
 /** What `value` sets (upstream ToFieldSet); items that cannot be named are skipped. */
-function collectSet(value: unknown, atom: Atom): FieldSet {
+function* collectSet(value: unknown, atom: Atom): Steps<FieldSet> {
   const set = FieldSet.empty();
   const stack: Collect[] = [
     { v: value, atom, parent: undefined, pe: undefined, self: set.cursor(), depth: 0 },
   ];
-  while (stack.length > 0) {
+  for (let step = 1; stack.length > 0; step++) {
+    if ((step & STEP_MASK) === 0) yield;
     const t = stack.pop() as Collect;
     const { v, self } = t;
     const insertSelf = () => t.parent?.member(t.pe as PathElement);
@@ -625,10 +629,11 @@ function record(f: Frame, which: "added" | "modified" | "removed"): void {
   if (f.parent) f.parent[which].member(f.pe as PathElement);
 }
 
-function runPairWalk(w: PairWalk, lhs: unknown, rhs: unknown, atom: Atom): unknown {
+function* runPairWalk(w: PairWalk, lhs: unknown, rhs: unknown, atom: Atom): Steps<unknown> {
   const root = frame(undefined, undefined, lhs, rhs, atom, undefined, undefined, 0);
   w.stack.push({ frame: root, finish: false });
-  while (w.stack.length > 0) {
+  for (let step = 1; w.stack.length > 0; step++) {
+    if ((step & STEP_MASK) === 0) yield;
     const { frame: f, finish } = w.stack.pop() as { frame: Frame; finish: boolean };
     if (finish) finishPlace(w, f);
     else visitPlace(w, f);
@@ -811,7 +816,7 @@ interface Removal {
   slots: Slots | undefined;
 }
 
-function removeFrom(value: unknown, set: FieldSet, atom: Atom): unknown {
+function* removeFrom(value: unknown, set: FieldSet, atom: Atom): Steps<unknown> {
   let result: unknown;
   const deliver = (t: Removal, v: unknown) => {
     if (t.into) t.into.values[t.slot] = v;
@@ -820,7 +825,8 @@ function removeFrom(value: unknown, set: FieldSet, atom: Atom): unknown {
   const stack: { t: Removal; finish: boolean }[] = [
     { t: { v: value, set, atom, into: undefined, slot: 0, slots: undefined }, finish: false },
   ];
-  while (stack.length > 0) {
+  for (let step = 1; stack.length > 0; step++) {
+    if ((step & STEP_MASK) === 0) yield;
     const { t, finish } = stack.pop() as { t: Removal; finish: boolean };
     if (finish) {
       const s = t.slots as Slots;
@@ -900,8 +906,8 @@ function removeFrom(value: unknown, set: FieldSet, atom: Atom): unknown {
   return result;
 }
 
-function removeRoot(value: unknown, set: FieldSet, atom: Atom): unknown {
-  const out = removeFrom(value, set, atom);
+function* removeRoot(value: unknown, set: FieldSet, atom: Atom): Steps<unknown> {
+  const out = yield* removeFrom(value, set, atom);
   if (out !== undefined) return out;
   // Nothing left of the whole object: an empty one of the same kind.
   return isMap(value) ? {} : Array.isArray(value) ? [] : null;
@@ -925,68 +931,134 @@ function withNamedFields(set: FieldSet, atom: Atom): FieldSet {
 // ---------------------------------------------------------------------------------------------
 // Entry points.
 
-/** Runs a walk; a RangeError (no walk recurses, but values inside elements are compared
-    recursively) is reported as a clean error rather than escaping. */
-function guarded<T>(fn: () => T): T {
+/** A walk's steps: it pauses every STEP_MASK + 1 places, so a caller may let others run. */
+export type Steps<T> = Generator<undefined, T, undefined>;
+
+/** Places a walk visits between pauses, less one (a power of two, less one). */
+const STEP_MASK = 1023;
+
+/** How long a sliced walk runs before it gives the event loop a turn. */
+const SLICE_MS = 20;
+
+/** A RangeError (no walk recurses, but values inside elements are compared recursively) is
+    reported as a clean error rather than escaping. */
+function walkError(err: unknown): unknown {
+  return err instanceof RangeError ? new TypedWalkError("", "object nested too deeply") : err;
+}
+
+/** Runs a walk to its end at once. */
+export function runWalk<T>(steps: Steps<T>): T {
   try {
-    return fn();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
   } catch (err) {
-    if (err instanceof RangeError) throw new TypedWalkError("", "object nested too deeply");
-    throw err;
+    throw walkError(err);
+  }
+}
+
+/**
+ * Runs a walk, giving the event loop a turn whenever it has run for SLICE_MS: a walk over a
+ * large object (100k keyed list items take seconds) then never holds other requests back for long.
+ */
+export async function runWalkSliced<T>(steps: Steps<T>): Promise<T> {
+  let since = performance.now();
+  try {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() - since >= SLICE_MS) {
+        await turn();
+        since = performance.now();
+      }
+    }
+  } catch (err) {
+    throw walkError(err);
   }
 }
 
 /** Checks `value` as upstream does when it types an object; throws TypedWalkError. */
-export function validate(value: unknown, schema: StructuralSchema | undefined, options?: WalkOptions): void {
-  guarded(() => validateValue(value, atomOf(schema, false), options?.rejectUnknownFields === true));
-}
-
-/** The fields `value` sets: leaves, atomic parts and list items (SMD ToFieldSet). */
-export function toFieldSet(
+export function* validateSteps(
   value: unknown,
   schema: StructuralSchema | undefined,
   options?: WalkOptions,
-): FieldSet {
-  validate(value, schema, options);
-  return guarded(() => collectSet(value, atomOf(schema, false)));
+): Steps<void> {
+  yield* validateValue(value, atomOf(schema, false), options?.rejectUnknownFields === true);
+}
+
+/** The fields `value` sets: leaves, atomic parts and list items (SMD ToFieldSet). */
+export function* toFieldSetSteps(
+  value: unknown,
+  schema: StructuralSchema | undefined,
+  options?: WalkOptions,
+): Steps<FieldSet> {
+  yield* validateSteps(value, schema, options);
+  return yield* collectSet(value, atomOf(schema, false));
 }
 
 /** What changed from `lhs` to `rhs` (SMD Compare): added and removed places, intermediate ones
     included; modified leaves. */
-export function compare(
+export function* compareSteps(
   lhs: unknown,
   rhs: unknown,
   schema: StructuralSchema | undefined,
   options?: WalkOptions,
-): Comparison {
-  validate(lhs, schema, options);
-  validate(rhs, schema, options);
+): Steps<Comparison> {
+  yield* validateSteps(lhs, schema, options);
+  yield* validateSteps(rhs, schema, options);
   const added = FieldSet.empty();
   const modified = FieldSet.empty();
   const removed = FieldSet.empty();
   const w: PairWalk = { sinks: new Sinks(added.cursor(), modified.cursor(), removed.cursor()), stack: [] };
-  guarded(() => runPairWalk(w, lhs, rhs, atomOf(schema, false)));
+  yield* runPairWalk(w, lhs, rhs, atomOf(schema, false));
   return { added, modified, removed };
 }
 
 /** Apply's merge of a partial applied configuration onto the live object (SMD TypedValue.Merge). */
-export function merge(
+export function* mergeSteps(
   live: unknown,
   config: unknown,
   schema: StructuralSchema | undefined,
   options?: WalkOptions,
-): unknown {
-  validate(live, schema, options);
-  validate(config, schema, options);
+): Steps<unknown> {
+  yield* validateSteps(live, schema, options);
+  yield* validateSteps(config, schema, options);
   const w: PairWalk = { sinks: undefined, stack: [] };
-  const out = guarded(() => runPairWalk(w, live, config, atomOf(schema, false)));
+  const out = yield* runPairWalk(w, live, config, atomOf(schema, false));
   return out === undefined ? null : out;
 }
 
 /** Removes from `value` the items named by `set` (SMD RemoveItems). Pure. */
-export function removeItems(value: unknown, set: FieldSet, schema: StructuralSchema | undefined): unknown {
-  return guarded(() => removeRoot(value, set, atomOf(schema, false)));
+export function* removeItemsSteps(
+  value: unknown,
+  set: FieldSet,
+  schema: StructuralSchema | undefined,
+): Steps<unknown> {
+  return yield* removeRoot(value, set, atomOf(schema, false));
 }
+
+export const validate = (value: unknown, schema: StructuralSchema | undefined, options?: WalkOptions): void =>
+  runWalk(validateSteps(value, schema, options));
+export const toFieldSet = (
+  value: unknown,
+  schema: StructuralSchema | undefined,
+  options?: WalkOptions,
+): FieldSet => runWalk(toFieldSetSteps(value, schema, options));
+export const compare = (
+  lhs: unknown,
+  rhs: unknown,
+  schema: StructuralSchema | undefined,
+  options?: WalkOptions,
+): Comparison => runWalk(compareSteps(lhs, rhs, schema, options));
+export const merge = (
+  live: unknown,
+  config: unknown,
+  schema: StructuralSchema | undefined,
+  options?: WalkOptions,
+): unknown => runWalk(mergeSteps(live, config, schema, options));
+export const removeItems = (value: unknown, set: FieldSet, schema: StructuralSchema | undefined): unknown =>
+  runWalk(removeItemsSteps(value, set, schema));
 
 /** Owners at another version: their sets, that version's schema, and the conversions there and back. */
 export interface OwnersAtVersion {
@@ -1001,34 +1073,46 @@ export interface OwnersAtVersion {
     `others`, owners at other versions, checked on the object converted to theirs), as SMD's
     Updater.prune + addBackOwnedItems + addBackDanglingItems do (named struct fields count as
     members, EnsureNamedFieldsAreMembers). Pure. */
-export function pruneUnowned(
+export function* pruneUnownedSteps(
   merged: unknown,
   lastApplied: FieldSet,
   owned: FieldSet,
   schema: StructuralSchema | undefined,
   others: readonly OwnersAtVersion[] = [],
-): unknown {
+): Steps<unknown> {
   if (lastApplied.isEmpty()) return cloneJson(merged);
   const atom = atomOf(schema, false);
-  return guarded(() => {
-    const named = (s: FieldSet) => withNamedFields(s, atom);
-    const fieldsOf = (v: unknown) => named(collectSet(v, atom));
-    const last = named(lastApplied);
-    // 1. Remove everything the applier had, which includes what it no longer applies.
-    const pruned = removeRoot(merged, last, atom);
-    // 2. Put back what someone (the applier's new configuration included) still owns, at this
-    //    version and then at each other owners' version.
-    const mergedSet = fieldsOf(merged);
-    let restored = removeRoot(merged, mergedSet.difference(fieldsOf(pruned).union(named(owned))), atom);
-    for (const other of others) {
-      const at = atomOf(other.schema, false);
-      const namedAt = (s: FieldSet) => withNamedFields(s, at);
-      const mergedThere = other.to(merged);
-      const keptThere = namedAt(collectSet(other.to(restored), at));
-      const drop = namedAt(collectSet(mergedThere, at)).difference(keptThere.union(namedAt(other.owned)));
-      restored = other.back(removeRoot(mergedThere, drop, at));
-    }
-    // 3. Only what the applier owned last time may go; anything else removed comes back.
-    return removeRoot(merged, mergedSet.difference(fieldsOf(restored)).intersection(last), atom);
-  });
+  const named = (s: FieldSet) => withNamedFields(s, atom);
+  const fieldsOf = function* (v: unknown): Steps<FieldSet> {
+    return named(yield* collectSet(v, atom));
+  };
+  const last = named(lastApplied);
+  // 1. Remove everything the applier had, which includes what it no longer applies.
+  const pruned = yield* removeRoot(merged, last, atom);
+  // 2. Put back what someone (the applier's new configuration included) still owns, at this
+  //    version and then at each other owners' version.
+  const mergedSet = yield* fieldsOf(merged);
+  const prunedSet = yield* fieldsOf(pruned);
+  let restored = yield* removeRoot(merged, mergedSet.difference(prunedSet.union(named(owned))), atom);
+  for (const other of others) {
+    const at = atomOf(other.schema, false);
+    const namedAt = (s: FieldSet) => withNamedFields(s, at);
+    const mergedThere = other.to(merged);
+    const keptThere = namedAt(yield* collectSet(other.to(restored), at));
+    const drop = namedAt(yield* collectSet(mergedThere, at)).difference(
+      keptThere.union(namedAt(other.owned)),
+    );
+    restored = other.back(yield* removeRoot(mergedThere, drop, at));
+  }
+  // 3. Only what the applier owned last time may go; anything else removed comes back.
+  const restoredSet = yield* fieldsOf(restored);
+  return yield* removeRoot(merged, mergedSet.difference(restoredSet).intersection(last), atom);
 }
+
+export const pruneUnowned = (
+  merged: unknown,
+  lastApplied: FieldSet,
+  owned: FieldSet,
+  schema: StructuralSchema | undefined,
+  others: readonly OwnersAtVersion[] = [],
+): unknown => runWalk(pruneUnownedSteps(merged, lastApplied, owned, schema, others));

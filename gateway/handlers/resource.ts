@@ -454,7 +454,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
           info.name,
           async (current) => {
             if (!current) await checkCreateByWrite(ctx, env);
-            const applied = fields.apply(current, cloneJson(config), manager, force);
+            const applied = await fields.apply(current, cloneJson(config), manager, force);
             const next = codec.toStorage(applied, served, info.apiVersion);
             registry.matchNamespace(next, ns);
             if (admission) await admission.admit(registry.decoded(next), current);

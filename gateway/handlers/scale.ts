@@ -65,7 +65,7 @@ export async function handleScale(
   verb: string,
   dryRun: boolean,
   admission?: RequestAdmission,
-  track?: (object: JsonObject, old: JsonObject | undefined) => void,
+  track?: (object: JsonObject, old: JsonObject | undefined) => Promise<void> | void,
 ): Promise<void> {
   const { registry, schema } = served;
   const choice = codec.output(ctx, served, {

@@ -57,20 +57,20 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] as number;
 }
 
-function measure(run: () => void, prepare?: () => void): number {
+async function measure(run: () => unknown, prepare?: () => Promise<void> | void): Promise<number> {
   const rounds: number[] = [];
   for (let r = -1; r < ROUNDS; r++) {
-    prepare?.();
+    await prepare?.();
     const start = process.hrtime.bigint();
-    for (let i = 0; i < CALLS; i++) run();
+    for (let i = 0; i < CALLS; i++) await run();
     if (r >= 0) rounds.push(Number(process.hrtime.bigint() - start) / 1e6 / CALLS);
   }
   return median(rounds);
 }
 
-const live = fm.apply(undefined, config("nginx:1"), "ci", false);
+const live = await fm.apply(undefined, config("nginx:1"), "ci", false);
 const text = JSON.stringify(live);
-const roundTrip = measure(() => JSON.parse(JSON.stringify(JSON.parse(text))));
+const roundTrip = await measure(() => JSON.parse(JSON.stringify(JSON.parse(text))));
 // Inputs are decoded before the clock starts: the registry hands the field manager objects it has
 // already decoded, so decoding is not apply's cost.
 let flip = 0;
@@ -78,28 +78,29 @@ let inputs: [Obj, Obj][] = [];
 const prepare = () => {
   inputs = Array.from({ length: CALLS }, () => [JSON.parse(text) as Obj, config(`nginx:${flip++ % 2}`)]);
 };
-const apply = measure(() => {
+const apply = await measure(() => {
   const [liveObject, applied] = inputs.pop() as [Obj, Obj];
-  fm.apply(liveObject, applied, "ci", false);
+  return fm.apply(liveObject, applied, "ci", false);
 }, prepare);
 // The same with every object's managedFields new to the process (a label unique to each call), so
 // none of its sets has been decoded before: the cost after a restart or for a first-seen object.
 let unique = 0;
-const prepareCold = () => {
-  inputs = Array.from({ length: CALLS }, () => {
+const prepareCold = async () => {
+  inputs = [];
+  for (let i = 0; i < CALLS; i++) {
     const label = `u${unique++}`;
     const labelled = (image: string) => {
       const c = config(image);
       (c.metadata as Obj).labels = { app: "big", [label]: "1" };
       return c;
     };
-    const seeded = fm.apply(undefined, labelled("nginx:0"), "ci", false);
-    return [JSON.parse(JSON.stringify(seeded)) as Obj, labelled("nginx:1")];
-  });
+    const seeded = await fm.apply(undefined, labelled("nginx:0"), "ci", false);
+    inputs.push([JSON.parse(JSON.stringify(seeded)) as Obj, labelled("nginx:1")]);
+  }
 };
-const applyCold = measure(() => {
+const applyCold = await measure(() => {
   const [liveObject, applied] = inputs.pop() as [Obj, Obj];
-  fm.apply(liveObject, applied, "ci", false);
+  return fm.apply(liveObject, applied, "ci", false);
 }, prepareCold);
 
 // Managers writing one key each, over and over: entries are capped and sets stay the size of
@@ -114,12 +115,12 @@ const cmView: VersionView = {
 };
 const cm = new FieldManager({ view: cmView, version: "v1", subresource: "", lastAppliedAnnotation: "x" });
 let obj: Obj = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" }, data: { seed: "0" } };
-cm.update(undefined, obj, undefined, "creator");
+await cm.update(undefined, obj, undefined, "creator");
 const sizes: number[] = [];
 for (let i = 0; i < 1000; i++) {
   const next = structuredClone(obj);
   (next.data as Obj)[`k${i % 40}`] = String(i);
-  cm.update(obj, next, (next.metadata as Obj).managedFields, `writer-${i % 25}`);
+  await cm.update(obj, next, (next.metadata as Obj).managedFields, `writer-${i % 25}`);
   obj = next;
   if ((i + 1) % 250 === 0) sizes.push(JSON.stringify((obj.metadata as Obj).managedFields).length);
 }
