@@ -6,9 +6,11 @@ import type { StructuralSchema } from "../../backends/schema/structural/types.ts
 import { FieldSet, formatPath, type Path, type PathElement } from "./field-set.ts";
 import {
   compare,
+  compareSteps,
   merge,
   pruneUnowned,
   removeItems,
+  runWalkSliced,
   TypedWalkError,
   toFieldSet,
   validate,
@@ -422,6 +424,42 @@ describe("errors", () => {
       { metadata: { creationTimestamp: { odd: 1 } }, spec: { replicas: null, template: null } },
       deployment,
     );
+  });
+});
+
+describe("sliced walks", () => {
+  it("give the event loop turns while they run, and end as the walk at once does", async () => {
+    const env = (value: string) =>
+      Array.from({ length: 10_000 }, (_, i) => ({ name: `E${i}`, value: `${value}${i % 3}` }));
+    const withEnv = (value: string) => ({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "c", image: "i", env: env(value) }] },
+    });
+    const [a, b] = [withEnv("x"), withEnv("y")];
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      if (done) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    // A slice of 0 ms: a turn at every pause (every 1,024 places), whatever the machine's speed.
+    const sliced = await runWalkSliced(compareSteps(a, b, pod), 0);
+    done = true;
+    // Each env item is at least three places (the item, name, value), twice (both validations).
+    assert.ok(turns >= (2 * 3 * 10_000) / 1024, `${turns} turns`);
+    const atOnce = compare(a, b, pod);
+    for (const k of ["added", "modified", "removed"] as const)
+      assert.ok(sliced[k].equals(atOnce[k]), `${k} differs`);
+    // Every item's value changed.
+    assert.equal(sliced.modified.paths().length, 10_000);
+  });
+
+  it("report a walk's error from a sliced run as from one at once", async () => {
+    await assert.rejects(runWalkSliced(compareSteps({ spec: 1 }, { spec: 2 }, pod), 0), TypedWalkError);
   });
 });
 

@@ -962,13 +962,13 @@ export function runWalk<T>(steps: Steps<T>): T {
  * Runs a walk, giving the event loop a turn whenever it has run for SLICE_MS: a walk over a
  * large object (100k keyed list items take seconds) then never holds other requests back for long.
  */
-export async function runWalkSliced<T>(steps: Steps<T>): Promise<T> {
+export async function runWalkSliced<T>(steps: Steps<T>, sliceMs: number = SLICE_MS): Promise<T> {
   let since = performance.now();
   try {
     for (;;) {
       const r = steps.next();
       if (r.done) return r.value;
-      if (performance.now() - since >= SLICE_MS) {
+      if (performance.now() - since >= sliceMs) {
         await turn();
         since = performance.now();
       }
