@@ -68,7 +68,14 @@ export interface DeleteResult {
 }
 
 /** Turns the current object (undefined when absent) into the desired one. */
-export type Transform = (current: JsonObject | undefined) => JsonObject | Promise<JsonObject>;
+/**
+ * Makes the object to write from the current one; `large` says the object is large enough that
+ * its steps should give the event loop turns (see backends/common/turn.ts).
+ */
+export type Transform = (
+  current: JsonObject | undefined,
+  context: { readonly large: boolean },
+) => JsonObject | Promise<JsonObject>;
 
 interface Metadata {
   name?: string;
@@ -323,7 +330,7 @@ export class Registry {
       if (!current) {
         if (options.subresource || !(options.createIfMissing ?? this.schema.allowCreateOnUpdate))
           throw this.notFound(name);
-        const object = await transform(undefined);
+        const object = await transform(undefined, { large: options.large === true });
         this.matchNamespace(object, namespace);
         this.#checkUrlName(object, name);
         const m = meta(object);
@@ -337,10 +344,14 @@ export class Registry {
         }
       }
       const large = options.large === true || current.value.length >= LARGE_OBJECT_CHARS;
+      await turnIf(large);
       const old = this.#decode(current);
+      await turnIf(large);
       // A second decode, not structuredClone: that recurses, and objects stored before the depth
       // limit may be too deep for it.
-      const object = await transform(this.#decode(current));
+      const mine = this.#decode(current);
+      await turnIf(large);
+      const object = await transform(mine, { large });
       await turnIf(large);
       this.#checkTypes(object);
       this.#normalize(object);

@@ -3,6 +3,7 @@
 // pre-encoded objects, and watch frames.
 import type { Readable } from "node:stream";
 import type { CacheListResult, WatchDelivery } from "../../backends/cacher/index.ts";
+import { turnIf } from "../../backends/common/turn.ts";
 import type { Naming } from "../../backends/naming/index.ts";
 import { type JsonObject, pruneUnknownFields } from "../../backends/registry/index.ts";
 import { storageVersion } from "../../backends/schema/index.ts";
@@ -369,13 +370,15 @@ export class Codec {
     return this.#decodeBody(ctx, [type], "patch").value;
   }
 
-  applyPatch(
+  /** `large`: give the event loop a turn between the steps (see backends/common/turn.ts). */
+  async applyPatch(
     type: string,
     current: JsonObject,
     patch: unknown,
     served: Resource,
     version: string,
-  ): JsonObject {
+    large = false,
+  ): Promise<JsonObject> {
     const { schema } = served;
     const stored = storageVersion(schema).name;
     // Patches are written against the version the request names.
@@ -384,6 +387,7 @@ export class Codec {
       type === "application/strategic-merge-patch+json"
         ? this.#strategicPatch(base, patch, served, version)
         : this.applyValuePatch(type, base, patch);
+    await turnIf(large);
     if (!isObject(result)) throw errors.badRequest("the patched object is not a JSON object");
     this.#checkTypeMeta(result, served, version);
     return this.#toStorage(result, served, version);

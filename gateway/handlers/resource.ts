@@ -478,10 +478,12 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       const { object, created } = await registry.update(
         ns,
         info.name,
-        async (current) => {
+        async (current, { large }) => {
           if (!current) throw registry.notFound(info.name);
           const old = cloneJson(current);
-          const next = await codec.applyPatch(type, current, patch, served, info.apiVersion);
+          await turnIf(large);
+          const next = await codec.applyPatch(type, current, patch, served, info.apiVersion, large);
+          await turnIf(large);
           registry.matchNamespace(next, ns);
           sent = sentManagedFields(next);
           if (admission) await admission.admit(registry.decoded(next), old);
