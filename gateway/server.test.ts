@@ -14,6 +14,10 @@ let app: FastifyInstance;
 let port: number;
 /** The socket whose remaining bytes the stalling route sends while it holds the event loop. */
 let pending: { socket: TLSSocket; rest: string } | undefined;
+/** Lets the /held request answer. */
+let release: (() => void) | undefined;
+/** Client ports whose connection the server's header timeout check has reported. */
+const timedOut = new Set<number>();
 /** Bytes the server has read, by the client's port. */
 const serverRead = new Map<number, number>();
 
@@ -25,6 +29,13 @@ before(async () => {
     checkIntervalMs: 50,
   });
   app.get("/fast", async () => "fast");
+  // Answers once the test lets it: an earlier request on a connection, still being answered.
+  app.get("/held", async () => {
+    await new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return "held";
+  });
   // Holds the event loop past the header timeout, as a long GC pause would; the waiting client's
   // last bytes reach the kernel meanwhile.
   app.get("/stall", async () => {
@@ -32,6 +43,9 @@ before(async () => {
     const end = Date.now() + HEADERS_TIMEOUT_MS * 4;
     while (Date.now() < end);
     return "stalled";
+  });
+  app.server.on("clientError", (err: Error & { code?: string }, socket: TLSSocket) => {
+    if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") timedOut.add(socket.remotePort ?? 0);
   });
   app.server.on("secureConnection", (socket: TLSSocket) => {
     const client = socket.remotePort ?? 0;
@@ -87,5 +101,20 @@ describe("header timeout", () => {
     assert.match(waiting.received(), /^HTTP\/1\.1 200 OK/);
     waiting.socket.destroy();
     staller.socket.destroy();
+  });
+
+  it("serves a pipelined request whose headers finish after the response before it, however long that took", async () => {
+    const client = await open();
+    // The second request begins behind the first; its headers end only once the first is answered.
+    client.socket.write("GET /held HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHo");
+    await until(() => release !== undefined, "the first request to be held");
+    // The server's check has found the second request's headers late.
+    await until(() => timedOut.has(client.socket.localPort ?? 0), "the header timeout to fire");
+    (release as () => void)();
+    await until(() => client.received().includes("held") || client.socket.destroyed, "the first answer");
+    client.socket.write("st: x\r\n\r\n");
+    await until(() => client.received().endsWith("fast") || client.socket.destroyed, "the second answer");
+    assert.match(client.received(), /held[\s\S]*HTTP\/1\.1 200 OK[\s\S]*fast$/);
+    client.socket.destroy();
   });
 });

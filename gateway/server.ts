@@ -3,7 +3,7 @@
 // graceful stop that drains in-flight requests. Requests that never reach a route (plain HTTP on
 // this port, a request line and headers past the bound, a request that does not parse) get
 // upstream's answers, as Status objects where upstream's HTTP server has none of its own.
-import { type IncomingMessage, STATUS_CODES } from "node:http";
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { ServerOptions as HttpsServerOptions } from "node:https";
 import type { Socket } from "node:net";
 import type { Server as TlsServer } from "node:tls";
@@ -67,14 +67,22 @@ export function createServer(
     },
   }) as unknown as FastifyInstance;
   answerPlainHttp(app.server as unknown as TlsServer);
-  app.server.on("request", (req: IncomingMessage) => {
-    requestsBegun.set(req.socket, (requestsBegun.get(req.socket) ?? 0) + 1);
+  app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const seen = connections.get(socket) ?? { begun: 0, answering: 0 };
+    seen.begun++;
+    seen.answering++;
+    connections.set(socket, seen);
+    res.once("close", () => seen.answering--);
   });
   return app;
 }
 
-/** Requests each connection has begun, so a header timeout can tell a stall from a slow client. */
-const requestsBegun = new WeakMap<Socket, number>();
+/**
+ * Per connection: requests begun, and responses not yet finished. A header timeout uses them to
+ * tell a stall or a pipelined request waiting its turn from a slow client.
+ */
+const connections = new WeakMap<Socket, { begun: number; answering: number }>();
 
 /**
  * A request the HTTP parser refused. The client may still be sending (a header section far past
@@ -87,15 +95,19 @@ function answerClientError(err: Error & { code?: string }, socket: Socket): void
     if (socket.writableEnded && socket.bytesRead > dropUntil(socket)) socket.destroy();
     return;
   }
-  // Go closes a connection whose headers time out without an answer. Node checks in the timers
-  // phase, before pending reads: after the event loop stalled (a long GC, say), the rest of the
-  // headers may sit unread although the client sent them in time, and closing would reset a
-  // request that did nothing wrong. One round of I/O runs first; only a connection that still
-  // began no request is closed.
+  // Go closes a connection whose headers time out without an answer, timing each request from
+  // when it starts reading it, after the previous response. Node times a pipelined request from
+  // its first byte, while an earlier response is still being made, and checks in the timers
+  // phase, before pending reads: after the event loop stalled (a long GC, say) the rest of the
+  // headers may sit unread although the client sent them in time. Either way closing would reset
+  // requests that did nothing wrong. So a connection still answering is left alone, and one
+  // round of I/O runs first; only a connection that then began no request is closed.
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-    const begun = requestsBegun.get(socket) ?? 0;
+    const seen = connections.get(socket);
+    if (seen && seen.answering > 0) return;
+    const begun = seen?.begun ?? 0;
     setImmediate(() => {
-      if ((requestsBegun.get(socket) ?? 0) === begun) socket.destroy();
+      if ((connections.get(socket)?.begun ?? 0) === begun) socket.destroy();
     });
     return;
   }
