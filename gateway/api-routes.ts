@@ -6,13 +6,14 @@ import type { Authenticator } from "../plugins/authentication/index.ts";
 import type { Authorizer } from "../plugins/authorization/index.ts";
 import type { AuditLog } from "./audit/audit-stage.ts";
 import { accessStages, requestContext } from "./authorization/access.ts";
-import type { HandlerEnv } from "./handlers/resource.ts";
+import type { HandlerEnv } from "./handlers/env.ts";
 import { handleResource } from "./handlers/resource.ts";
 import { Pipeline, type RequestContext } from "./pipeline/index.ts";
 import { type InflightLimits, inflightLimitStage } from "./pipeline/inflight-limit.ts";
-import { type ApiError, errors, toApiError } from "./request/api-error.ts";
+import { errors, toApiError } from "./request/api-error.ts";
+import { sendError } from "./request/send-error.ts";
 import { discardUnreadBody } from "./request/unread-body.ts";
-import { hasRawBytes, warningHeader } from "./request/warning.ts";
+import { warningHeader } from "./request/warning.ts";
 
 /** Upstream's limit on request bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -53,21 +54,6 @@ export function defaultPipeline(options: ApiOptions): Pipeline {
     "authorization",
     inflightLimitStage(options.inflight ?? { readOnly: 400, mutating: 200 }),
   );
-}
-
-export function sendError(reply: FastifyReply, err: ApiError): void {
-  const status = err.toStatus();
-  if (err.details?.retryAfterSeconds !== undefined)
-    reply.header("retry-after", String(err.details.retryAfterSeconds));
-  const body = JSON.stringify(status);
-  const warnings = reply.getHeader("warning");
-  // Warnings in UTF-8 reach the client as they are only with a body of bytes (see hasRawBytes).
-  const raw = Array.isArray(warnings) && hasRawBytes(warnings);
-  // fastify's code() takes 100-599; a webhook's denial may carry 600-999, which Node, like
-  // upstream, writes as it is.
-  if (err.code > 599) reply.raw.statusCode = err.code;
-  else reply.code(err.code);
-  void reply.type("application/json").send(raw ? Buffer.from(body) : body);
 }
 
 export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {

@@ -1,9 +1,7 @@
 // The gateway's Prometheus metrics, served at /metrics behind the access guard (RBAC grants it
 // to system:monitoring). One registry per gateway, so tests running several gateways in one
 // process keep their figures apart.
-import type { FastifyInstance } from "fastify";
 import { Counter, Gauge, Registry } from "prom-client";
-import type { AccessGuard } from "./authorization/guard.ts";
 
 export interface DeprecatedApiLabels {
   readonly group: string;
@@ -37,11 +35,4 @@ export class GatewayMetrics {
   watcherTerminated(resource: string): void {
     this.#terminatedWatchers.inc({ resource });
   }
-}
-
-export function registerMetrics(app: FastifyInstance, guard: AccessGuard, metrics: GatewayMetrics): void {
-  app.get("/metrics", { onRequest: guard }, async (_req, reply) => {
-    const body = await metrics.registry.metrics();
-    void reply.type(metrics.registry.contentType).send(body);
-  });
 }

@@ -11,12 +11,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Naming } from "../backends/naming/index.ts";
 import type { ResourceSchema } from "../backends/schema/index.ts";
-import { sendError } from "./api-routes.ts";
 import type { AccessGuard } from "./authorization/guard.ts";
 import { ifNoneMatchMatches } from "./discovery/index.ts";
 import { type AcceptClause, parseAccept } from "./negotiation/media-type.ts";
 import { OpenApiCache, type ServedDocument, serverRelativeUrl } from "./openapi/documents.ts";
 import { errors } from "./request/api-error.ts";
+import { sendError } from "./request/send-error.ts";
 
 export interface OpenApiRouteOptions {
   readonly naming: Naming;

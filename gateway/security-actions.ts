@@ -5,7 +5,7 @@ import { createTokenRequest } from "../plugins/authentication/index.ts";
 import type { Authorizer } from "../plugins/authorization/index.ts";
 import { escalationCheck, type RbacAuthorizer } from "../plugins/authorization/rbac/index.ts";
 import type { ObjectAccess } from "../plugins/objects/index.ts";
-import type { HandlerEnv } from "./handlers/resource.ts";
+import type { HandlerEnv } from "./handlers/env.ts";
 import { errors } from "./request/api-error.ts";
 import { reviewSchema } from "./reviews/schema.ts";
 import type { VirtualResource } from "./routing/resources.ts";

@@ -3,9 +3,9 @@
 // API requests, so anonymous callers reach only what the authorizer grants them (RBAC's
 // system:public-info-viewer and system:discovery). 401 and 403 are Status bodies.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { sendError } from "../api-routes.ts";
 import { Pipeline } from "../pipeline/index.ts";
 import { toApiError } from "../request/api-error.ts";
+import { sendError } from "../request/send-error.ts";
 import { type AccessOptions, accessStages, requestContext } from "./access.ts";
 
 /** Resolves when the request may go on; otherwise it has answered it (and returns the reply). */

@@ -9,7 +9,7 @@ import { toApiError } from "../request/api-error.ts";
 import { warningHeader } from "../request/warning.ts";
 import type { ServedResource } from "../routing/resources.ts";
 import type { OutputChoice } from "./codec.ts";
-import type { HandlerEnv } from "./resource.ts";
+import type { HandlerEnv } from "./env.ts";
 
 /** Upstream's default: a random time between 30 and 60 minutes, so watches do not expire together. */
 function defaultTimeoutMs(): number {
