@@ -13,7 +13,7 @@ import {
   compileRule,
   evaluateRules,
   type SchemaContext,
-} from "../../plugins/cel/index.ts";
+} from "../cel/index.ts";
 import { asArray, asObject, asString, type JsonObject } from "../common/json.ts";
 import type { FieldError } from "../registry/field-error.ts";
 

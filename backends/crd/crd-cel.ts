@@ -11,7 +11,7 @@ import {
   compileRule,
   RUNTIME_CEL_COST_BUDGET,
   STATIC_ESTIMATED_CRD_COST_LIMIT,
-} from "../../plugins/cel/index.ts";
+} from "../cel/index.ts";
 import { asObject, type JsonObject } from "../common/json.ts";
 import { type FieldError, field } from "../registry/field-error.ts";
 import { celValidator, ruleSpecs, runCelValidator } from "./cel-validator.ts";

@@ -4,7 +4,7 @@
 // `spec.subresources...`, `spec.additionalPrinterColumns[i]...`), what differs per version under
 // `spec.versions[i]`. Generic metadata checks are the registry's; `metadata.name` must in addition
 // be `<plural>.<group>`.
-import { costExceedsBudgetMessage, STATIC_ESTIMATED_CRD_COST_LIMIT } from "../../plugins/cel/index.ts";
+import { costExceedsBudgetMessage, STATIC_ESTIMATED_CRD_COST_LIMIT } from "../cel/index.ts";
 import { asArray, asObject, asString, type JsonObject, jsonEqual } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
 import { type FieldError, field } from "../registry/field-error.ts";

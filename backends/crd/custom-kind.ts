@@ -14,8 +14,9 @@
 // - status subresource: the main resource keeps the stored status, status writes keep the rest;
 // - generation: 1 on create, +1 whenever anything but metadata changes.
 // Schemas and rules are compiled once per version, on first use.
-import { RUNTIME_CEL_COST_BUDGET } from "../../plugins/cel/index.ts";
+
 import { ALL_VERBS, type BuiltinKind } from "../builtin/kind.ts";
+import { RUNTIME_CEL_COST_BUDGET } from "../cel/index.ts";
 import { asArray, asObject, asString, cloneJson, type JsonObject, jsonEqual } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { FieldError } from "../registry/field-error.ts";

@@ -5,9 +5,9 @@
 // check not answered yet is recorded and the evaluation repeated once the answers are in (the
 // expression is pure, so the repeat sees the same world plus the answers).
 
+import { CelObject, type CustomFunction, type DeclType } from "../../../backends/cel/index.ts";
 import type { UserInfo } from "../../../gateway/pipeline/index.ts";
 import type { Authorizer, Attributes as AuthzAttributes } from "../../authorization/index.ts";
-import { CelObject, type CustomFunction, type DeclType } from "../../cel/index.ts";
 
 class AuthorizerValue extends CelObject {
   user: UserInfo | undefined;

@@ -13,7 +13,7 @@ import {
   type EvaluationResult,
   evaluate,
   type Program,
-} from "../../cel/index.ts";
+} from "../../../backends/cel/index.ts";
 import type { Attributes, JsonObject } from "../index.ts";
 import {
   AUTHORIZER_FUNCTIONS,

@@ -2,13 +2,13 @@
 // the policy's CEL validations evaluated against it (with the binding's parameter object), and
 // each failure denied, warned about or audited as the binding's validationActions say.
 
-import { objectOrEmpty as obj } from "../../../backends/common/json.ts";
 import {
   COST_LIMIT_EXCEEDED_MESSAGE,
   MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
   PER_CALL_LIMIT,
   RUNTIME_CEL_COST_BUDGET,
-} from "../../cel/index.ts";
+} from "../../../backends/cel/index.ts";
+import { objectOrEmpty as obj } from "../../../backends/common/json.ts";
 import { AdmissionEvaluator, AuthorizationSession, requestValue } from "../cel/index.ts";
 import {
   AdmissionError,

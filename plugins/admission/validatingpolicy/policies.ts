@@ -1,8 +1,8 @@
 // ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding objects as the plugin uses them:
 // matching criteria, parameters, and each expression compiled once per object revision.
 
+import type { Program } from "../../../backends/cel/index.ts";
 import { asArray as list, objectOrEmpty as obj } from "../../../backends/common/json.ts";
-import type { Program } from "../../cel/index.ts";
 import { compileAdmission } from "../cel/index.ts";
 import type { JsonObject } from "../index.ts";
 import { type Rule, ruleOf } from "../matching.ts";

@@ -3,12 +3,12 @@
 // `params` by the parameter kind's), the problems written as warnings into the policy's status.
 // 1.27 checks the validations' expressions only (not messageExpressions).
 
+import { compile } from "../../../backends/cel/index.ts";
 import {
   asArray as list,
   objectOrEmpty as obj,
   asStrings as strings,
 } from "../../../backends/common/json.ts";
-import { compile } from "../../cel/index.ts";
 import { admissionEnvironment } from "../cel/index.ts";
 import type { JsonObject, ResourceCatalog, ResourceInfo } from "../index.ts";
 

@@ -3,8 +3,8 @@
 // called. A false condition skips the webhook; an error with no false condition is settled by
 // failurePolicy.
 
+import { PER_CALL_LIMIT, type Program } from "../../../backends/cel/index.ts";
 import type { Authorizer } from "../../authorization/index.ts";
-import { PER_CALL_LIMIT, type Program } from "../../cel/index.ts";
 import { AdmissionEvaluator, AuthorizationSession, compileAdmission, requestValue } from "../cel/index.ts";
 import { type Attributes, objectAtVersion } from "../index.ts";
 import type { MatchCondition } from "./hooks.ts";
