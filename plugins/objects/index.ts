@@ -1,1 +1,2 @@
 export type { ApiObject, InformerEvent, LocalInformer, ObjectAccess, ResourceRef } from "./objects.ts";
+export { serviceDirectory } from "./service-directory.ts";
