@@ -335,6 +335,8 @@ export const CATALOG_KINDS: readonly KindEntry[] = [
     categories: ["api-extensions"],
     cluster: true,
     status: true,
+    // `v1.` (the core group) is no DNS subdomain; upstream checks only that it is a path segment.
+    nameRule: "path-segment",
   },
   {
     group: "flowcontrol",

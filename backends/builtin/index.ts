@@ -5,6 +5,7 @@ import type { JsonObject } from "../common/json.ts";
 import { crdStrategy } from "../crd/index.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { StructuralSchema } from "../schema/structural/index.ts";
+import { withApiServiceLifecycle } from "./apiservice.ts";
 import { CATALOG_KINDS, type CatalogKindOptions, catalogKind, withCatalogSchema } from "./catalog-kinds.ts";
 import { builtinColumns } from "./columns/index.ts";
 import { configMapKind } from "./configmap.ts";
@@ -23,6 +24,11 @@ import { serviceAccountKind } from "./serviceaccount.ts";
 import { kindSchema } from "./typed.ts";
 import { kindValidators, prepareServiceForCreate, prepareServiceForUpdate } from "./validation/index.ts";
 
+export {
+  isLocalAPIService,
+  LOCAL_AVAILABLE,
+  setAPIServiceCondition,
+} from "./apiservice.ts";
 export { humanDuration, timestampAge } from "./human-duration.ts";
 export type { BuiltinKind } from "./kind.ts";
 export { NAMESPACE_ACTIVE, NAMESPACE_TERMINATING } from "./namespace.ts";
@@ -156,6 +162,9 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
       }
       if (entry.group === "apiextensions" && entry.plural === "customresourcedefinitions") {
         return withCrdLifecycle(kind, naming);
+      }
+      if (entry.group === "apiregistration" && entry.plural === "apiservices") {
+        return withApiServiceLifecycle(kind);
       }
       if (
         dropMatchConditions &&

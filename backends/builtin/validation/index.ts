@@ -5,6 +5,7 @@
 import type { Naming } from "../../naming/naming.ts";
 import type { FieldError } from "../../registry/field-error.ts";
 import { validateWebhookConfiguration, validateWebhookConfigurationUpdate } from "./admission.ts";
+import { validateAPIService } from "./apiregistration.ts";
 import { validateCronJob, validateCronJobUpdate, validateJob, validateJobUpdate } from "./batch.ts";
 import { validateCertificateSigningRequest } from "./certificates.ts";
 import {
@@ -142,6 +143,7 @@ export function kindValidators(naming: Naming): Readonly<Record<string, KindVali
     "storage/v1.StorageClass": { validate: validateStorageClass, validateUpdate: validateStorageClassUpdate },
     "admissionregistration/v1.MutatingWebhookConfiguration": webhooks,
     "admissionregistration/v1.ValidatingWebhookConfiguration": webhooks,
+    "apiregistration/v1.APIService": { validate: validateAPIService, validateUpdate: validateAPIService },
     "certificates/v1.CertificateSigningRequest": {
       validate: (o) => validateCertificateSigningRequest(o, naming),
       validateUpdate: (o) => validateCertificateSigningRequest(o, naming),
