@@ -1,3 +1,8 @@
+export {
+  AUTHENTICATION_CONFIG_MAP,
+  type AuthenticationTrust,
+  AuthenticationTrustController,
+} from "./authentication-trust/authentication-trust-controller.ts";
 export { BootstrapTokenCleaner, type TokenCleanerOptions } from "./bootstrap-token/token-cleaner.ts";
 export { ControllerClient, type ControllerCredentials } from "./client.ts";
 export { ClusterRoleAggregationController } from "./clusterrole-aggregation/clusterrole-aggregation-controller.ts";
