@@ -11,6 +11,7 @@ import { loadOptions, OptionError, type ServerOptions, usage } from "../config/o
 import { RuntimeConfigError, runtimeConfig } from "../config/runtime-config.ts";
 import { reconcileBootstrapPolicy } from "../plugins/authorization/rbac/index.ts";
 import {
+  AuthenticationTrustController,
   BootstrapTokenCleaner,
   ClusterRoleAggregationController,
   ControllerClient,
@@ -358,6 +359,29 @@ async function main(options: ServerOptions): Promise<void> {
     naming,
     onControllerError,
   );
+  // How extension servers authenticate callers, published as upstream's kube-apiserver does it:
+  // with the server's own privileged loopback identity.
+  const authenticationTrust = new AuthenticationTrustController(
+    mastersClient,
+    {
+      namespace: naming.systemNamespace,
+      trust: {
+        clientCaPem,
+        ...(options.requestheaderUsernameHeaders.length > 0
+          ? {
+              requestHeader: {
+                caPem: frontProxyCaPem,
+                allowedNames: options.requestheaderAllowedNames,
+                usernameHeaders: options.requestheaderUsernameHeaders,
+                groupHeaders: options.requestheaderGroupHeaders,
+                extraHeaderPrefixes: options.requestheaderExtraHeadersPrefix,
+              },
+            }
+          : {}),
+      },
+    },
+    onControllerError,
+  );
   // A controller runs only while `--runtime-config` serves everything it works on.
   const serves = (...resources: [string, string, string][]) =>
     resources.every(([group, version, resource]) => controlPlane.resources.lookup(group, version, resource));
@@ -366,6 +390,7 @@ async function main(options: ServerOptions): Promise<void> {
   if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
   if (serves(["", "v1", "secrets"], ["", "v1", "serviceaccounts"])) running.push(tokenController);
   if (serves(["", "v1", "namespaces"], ["", "v1", "configmaps"])) running.push(rootCaPublisher);
+  if (serves(["", "v1", "configmaps"])) running.push(authenticationTrust);
   if (serves(["", "v1", "pods"], ["", "v1", "persistentvolumeclaims"], ["", "v1", "persistentvolumes"]))
     running.push(storageProtection);
   if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
