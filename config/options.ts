@@ -311,6 +311,24 @@ export const OPTION_SPECS = [
     help: "header prefixes carrying extra user attributes",
   },
   {
+    flag: "proxy-client-cert-file",
+    key: "proxyClientCertFile",
+    kind: "string",
+    help: "client certificate the gateway presents to extension API servers (default <data-dir>/pki/front-proxy-client.crt)",
+  },
+  {
+    flag: "proxy-client-key-file",
+    key: "proxyClientKeyFile",
+    kind: "string",
+    help: "key of --proxy-client-cert-file (default <data-dir>/pki/front-proxy-client.key)",
+  },
+  {
+    flag: "enable-aggregator-routing",
+    key: "enableAggregatorRouting",
+    kind: "bool",
+    help: "call extension API servers at an endpoint address of their Service rather than its cluster IP (default true: no kube-proxy runs here)",
+  },
+  {
     flag: "authorization-mode",
     key: "authorizationModes",
     kind: "list",
@@ -449,6 +467,9 @@ export interface ServerOptions {
   requestheaderUsernameHeaders: string[];
   requestheaderGroupHeaders: string[];
   requestheaderExtraHeadersPrefix: string[];
+  proxyClientCertFile: string | undefined;
+  proxyClientKeyFile: string | undefined;
+  enableAggregatorRouting: boolean;
   authorizationModes: ("AlwaysAllow" | "AlwaysDeny" | "RBAC" | "Node" | "Webhook")[];
   authorizationWebhookConfigFile: string | undefined;
   authorizationWebhookVersion: "v1beta1" | "v1";
@@ -521,6 +542,9 @@ export const DEFAULTS: ServerOptions = {
   requestheaderUsernameHeaders: ["X-Remote-User"],
   requestheaderGroupHeaders: ["X-Remote-Group"],
   requestheaderExtraHeadersPrefix: ["X-Remote-Extra-"],
+  proxyClientCertFile: undefined,
+  proxyClientKeyFile: undefined,
+  enableAggregatorRouting: true,
   authorizationModes: ["Node", "RBAC"],
   authorizationWebhookConfigFile: undefined,
   authorizationWebhookVersion: "v1beta1",

@@ -30,6 +30,11 @@ export interface ApiOptions {
   readonly naming: Naming;
   /** Where audit events go (`--audit-log-path`); none when absent. */
   readonly auditLog?: AuditLog;
+  /**
+   * The remote backend: answers a request whose group/version an extension server serves
+   * (true), or leaves it to the gateway's own handlers (false).
+   */
+  readonly remote?: (ctx: RequestContext) => Promise<boolean>;
 }
 
 /**
@@ -42,6 +47,7 @@ export function defaultPipeline(options: ApiOptions): Pipeline {
     {
       name: "routing",
       async run(ctx) {
+        if (await options.remote?.(ctx)) return;
         if (!ctx.info?.isResourceRequest) {
           if (options.discovery?.(ctx)) return;
           throw errors.pageNotFound();

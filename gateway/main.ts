@@ -2,10 +2,12 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { pino } from "pino";
+import { RemoteBackend } from "../backends/aggregator/index.ts";
 import { builtinKinds, builtinRbacKinds } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
 import { embeddedStoreDir, openStorage } from "../backends/factory.ts";
 import { naming as namingPreset } from "../backends/naming/index.ts";
+import { DispatcherPool } from "../backends/services/index.ts";
 import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
 import { loadOptions, OptionError, type ServerOptions, usage } from "../config/options.ts";
 import { RuntimeConfigError, runtimeConfig } from "../config/runtime-config.ts";
@@ -21,8 +23,10 @@ import {
   StorageProtectionController,
   TokenController,
 } from "../plugins/controllers/index.ts";
+import { serviceDirectory } from "../plugins/objects/index.ts";
 import { AdmissionPluginError } from "./admission/plugins.ts";
 import { startAdmission } from "./admission/setup.ts";
+import { startAggregation } from "./aggregation.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { fileAuditLog } from "./audit/audit-stage.ts";
 import { accessGuard, registerNotFound, verbAuthorizer } from "./authorization/index.ts";
@@ -145,6 +149,31 @@ async function main(options: ServerOptions): Promise<void> {
       })
     : undefined;
   await crds?.synced;
+  // Extension API servers: every call-out to a Service shares the dispatchers.
+  const dispatchers = new DispatcherPool();
+  const apiServiceInformer = access.informer({
+    group: naming.group("apiregistration"),
+    resource: "apiservices",
+  });
+  const aggregation = apiServiceInformer
+    ? startAggregation({
+        informer: apiServiceInformer,
+        backend: new RemoteBackend({
+          directory: serviceDirectory(access, naming),
+          dispatchers,
+          client: {
+            certPem: await readFile(options.proxyClientCertFile ?? pki.paths.frontProxyClientCert, "utf8"),
+            keyPem: await readFile(options.proxyClientKeyFile ?? pki.paths.frontProxyClientKey, "utf8"),
+          },
+          clusterIpRouting: !options.enableAggregatorRouting,
+          identityHeaders: {
+            names: [...options.requestheaderUsernameHeaders, ...options.requestheaderGroupHeaders],
+            prefixes: options.requestheaderExtraHeadersPrefix,
+          },
+        }),
+      })
+    : undefined;
+  await aggregation?.synced;
   const { authorizer } = security;
   controlPlane.resources.addVirtual(tokenReviews(naming, security.tokens, security.apiAudiences));
   if (gates.APISelfSubjectReview !== false) controlPlane.resources.addVirtual(selfSubjectReviews(naming));
@@ -241,6 +270,7 @@ async function main(options: ServerOptions): Promise<void> {
       env: handlerEnv(),
       discovery: discoveryResponder(naming, currentDiscovery),
       inflight: { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight },
+      ...(aggregation ? { remote: aggregation.route } : {}),
     }),
   );
   registerHealth(
@@ -422,6 +452,8 @@ async function main(options: ServerOptions): Promise<void> {
     await security.close();
     await admission.close();
     crds?.stop();
+    aggregation?.stop();
+    await dispatchers.close();
     stopAccess.abort();
     await controlPlane.stop();
     await auditLog?.close();

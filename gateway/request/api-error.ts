@@ -2,6 +2,7 @@
 // upstream's reasons, codes and message wording (clients match on them). Errors from storage and
 // the watch cache are mapped here too.
 
+import { RemoteTimeoutError, RemoteUnavailableError } from "../../backends/aggregator/index.ts";
 import {
   CacheTimeoutError,
   ExpiredError,
@@ -290,6 +291,9 @@ export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiE
     ]);
   }
   if (err instanceof CacheTimeoutError) return errors.timeout(err.message, 1);
+  if (err instanceof RemoteUnavailableError)
+    return errors.unavailable(`APIService "${err.apiService}" is unavailable: ${err.message}`);
+  if (err instanceof RemoteTimeoutError) return errors.timeout(`Timeout: ${err.message}`);
   if (isStorageError(err)) {
     const r = ref ?? { group: "", resource: "" };
     const n = name ?? err.key?.split("/").pop() ?? "";

@@ -1,0 +1,127 @@
+// The remote backend: a request for a group/version an APIService assigns to an extension server
+// is sent on to one of its Service's addresses over TLS (the gateway's proxy client certificate;
+// the extension's certificate checked against the APIService's caBundle for
+// `<service>.<namespace>.svc`), carrying the effective user in front-proxy headers. The answer
+// streams back as it comes: watches and large lists are never held whole.
+import type { Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Dispatcher } from "undici";
+import {
+  type DispatcherPool,
+  type ServiceDirectory,
+  ServiceUnreachableError,
+  serviceTargets,
+} from "../services/index.ts";
+import type { ApiServiceEntry } from "./apiservice.ts";
+import { RemoteTimeoutError, RemoteUnavailableError } from "./errors.ts";
+import {
+  forwardedHeaders,
+  type IdentityHeaderNames,
+  type ProxiedUser,
+  returnedHeaders,
+} from "./identity-headers.ts";
+
+export interface RemoteBackendOptions {
+  readonly directory: ServiceDirectory;
+  readonly dispatchers: DispatcherPool;
+  /** The proxy client certificate (`--proxy-client-cert-file`, `--proxy-client-key-file`). */
+  readonly client: { readonly certPem: string; readonly keyPem: string };
+  /** Call Services at their cluster IP rather than an endpoint (`--enable-aggregator-routing=false`). */
+  readonly clusterIpRouting: boolean;
+  /** The gateway's own identity headers, never sent on from a client. */
+  readonly identityHeaders?: IdentityHeaderNames;
+}
+
+export interface ForwardRequest {
+  readonly method: string;
+  /** Path and query, as received. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Buffer | undefined;
+  readonly user: ProxiedUser;
+  /** Aborted when the client goes away: the call to the extension ends with it. */
+  readonly signal: AbortSignal;
+  /** How long the extension has to start answering; undefined for long-running requests (watches). */
+  readonly timeoutMs: number | undefined;
+}
+
+export class RemoteBackend {
+  readonly #o: RemoteBackendOptions;
+
+  constructor(options: RemoteBackendOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * Sends the request to the APIService's extension and streams the answer into the response
+   * `begin` opens with the extension's status and headers. Throws RemoteUnavailableError or
+   * RemoteTimeoutError before `begin`; once the answer has begun, a failure ends the response.
+   */
+  async forward(
+    entry: ApiServiceEntry,
+    request: ForwardRequest,
+    begin: (status: number, headers: Record<string, string | string[]>) => Writable,
+  ): Promise<void> {
+    const target = await this.#target(entry);
+    const dispatcher = this.#o.dispatchers.get({
+      serverName: target.serverName,
+      ...(entry.caPem ? { caPem: entry.caPem } : {}),
+      insecure: entry.insecure,
+      client: this.#o.client,
+    });
+    const deadline = request.timeoutMs !== undefined ? AbortSignal.timeout(request.timeoutMs) : undefined;
+    const signal = deadline ? AbortSignal.any([request.signal, deadline]) : request.signal;
+    const origin = new URL(target.url).origin;
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await dispatcher.request({
+        origin,
+        path: request.url,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: forwardedHeaders(request.headers, request.user, this.#o.identityHeaders),
+        ...(request.body && request.body.length > 0 ? { body: request.body } : {}),
+        signal,
+        // The request's own deadline bounds waiting for the answer; a stream may then run on.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+    } catch (err) {
+      if (deadline?.aborted)
+        throw new RemoteTimeoutError(
+          "request did not complete within requested timeout - context deadline exceeded",
+        );
+      throw new RemoteUnavailableError(entry.name, `error trying to reach service: ${describe(err)}`);
+    }
+    const response = begin(answer.statusCode, returnedHeaders(answer.headers));
+    try {
+      await pipeline(answer.body, response);
+    } catch {
+      // The client left, the deadline passed mid-answer or the extension broke off: the status is
+      // sent already, so the response just ends.
+      answer.body.destroy();
+      response.destroy();
+    }
+  }
+
+  async #target(entry: ApiServiceEntry): Promise<{ url: string; serverName: string }> {
+    const service = entry.service;
+    if (!service) throw new RemoteUnavailableError(entry.name, "the APIService names no service");
+    try {
+      const targets = await serviceTargets(
+        this.#o.directory,
+        { namespace: service.namespace, name: service.name, port: service.port },
+        { clusterIp: this.#o.clusterIpRouting },
+      );
+      return targets[Math.floor(Math.random() * targets.length)] as { url: string; serverName: string };
+    } catch (err) {
+      if (err instanceof ServiceUnreachableError) throw new RemoteUnavailableError(entry.name, err.message);
+      throw err;
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { message?: string; code?: string; cause?: { message?: string; code?: string } };
+  const cause = e.cause?.message ?? "";
+  return [e.message ?? String(err), cause].filter(Boolean).join(": ");
+}

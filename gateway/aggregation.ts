@@ -1,0 +1,99 @@
+// The routing stage's remote half: the APIService objects, kept in a table from their informer,
+// say which group/versions extension servers serve; a request for one of them (resources, or the
+// group version's discovery document) is proxied there after the access stages, without the
+// gateway's admission (the extension runs its own, as upstream).
+import { ApiServiceTable, type RemoteBackend, readApiService } from "../backends/aggregator/index.ts";
+import { parseDuration } from "../config/duration.ts";
+import type { LocalInformer } from "../plugins/objects/index.ts";
+import type { RequestContext } from "./pipeline/index.ts";
+import { errors } from "./request/api-error.ts";
+
+/** Upstream's deadline for requests that are not long-running. */
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** Verbs and subresources that run as long as the client wants (upstream's long-running check). */
+const LONG_RUNNING_VERBS = new Set(["watch", "proxy"]);
+const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
+
+export interface Aggregation {
+  readonly table: ApiServiceTable;
+  /** Resolves once the APIServices present at start are in the table. */
+  readonly synced: Promise<void>;
+  /** Answers the request when an extension serves its group/version; false when the gateway does. */
+  route(ctx: RequestContext): Promise<boolean>;
+  stop(): void;
+}
+
+/** The group/version a request addresses under `/apis`, resources or discovery; undefined otherwise. */
+function groupVersionOf(ctx: RequestContext): { group: string; version: string } | undefined {
+  const info = ctx.info;
+  if (!info) return undefined;
+  if (info.isResourceRequest)
+    return info.apiPrefix === "apis" ? { group: info.apiGroup, version: info.apiVersion } : undefined;
+  const m = /^\/apis\/([^/]+)\/([^/]+)\/?$/.exec(info.path);
+  return m ? { group: m[1] as string, version: m[2] as string } : undefined;
+}
+
+/** The request's deadline: `?timeout=` (a Go duration) capped by the default; none when long-running. */
+function timeoutMs(ctx: RequestContext): number | undefined {
+  const info = ctx.info;
+  if (
+    info?.isResourceRequest &&
+    (LONG_RUNNING_VERBS.has(info.verb) || LONG_RUNNING_SUBRESOURCES.has(info.subresource))
+  )
+    return undefined;
+  const asked = ctx.url.searchParams.get("timeout");
+  if (asked === null || asked === "") return DEFAULT_TIMEOUT_MS;
+  let ms: number;
+  try {
+    ms = parseDuration(asked);
+  } catch {
+    throw errors.badRequest(`invalid timeout specified in the request URL: ${JSON.stringify(asked)}`);
+  }
+  return ms > 0 && ms < DEFAULT_TIMEOUT_MS ? ms : DEFAULT_TIMEOUT_MS;
+}
+
+export function startAggregation(options: {
+  readonly informer: LocalInformer;
+  readonly backend: RemoteBackend;
+}): Aggregation {
+  const table = new ApiServiceTable();
+  const unsubscribe = options.informer.subscribe((event) => {
+    const entry = readApiService(event.object);
+    if (event.type === "DELETED" || !entry) table.delete(event.object.metadata.name);
+    else table.set(entry);
+  });
+  return {
+    table,
+    synced: options.informer.synced,
+    async route(ctx) {
+      const gv = groupVersionOf(ctx);
+      const entry = gv ? table.remote(gv.group, gv.version) : undefined;
+      if (!entry || !ctx.user) return false;
+      const abort = new AbortController();
+      const raw = ctx.reply.raw;
+      raw.once("close", () => abort.abort());
+      const body = ctx.req.body;
+      await options.backend.forward(
+        entry,
+        {
+          method: ctx.req.method,
+          url: ctx.req.url,
+          headers: ctx.req.headers,
+          body: Buffer.isBuffer(body) ? body : undefined,
+          user: ctx.user,
+          signal: abort.signal,
+          timeoutMs: timeoutMs(ctx),
+        },
+        (status, headers) => {
+          ctx.reply.hijack();
+          ctx.done = true;
+          raw.writeHead(status, headers);
+          raw.flushHeaders();
+          return raw;
+        },
+      );
+      return true;
+    },
+    stop: unsubscribe,
+  };
+}

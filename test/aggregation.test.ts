@@ -1,0 +1,300 @@
+// Aggregation with a real extension API server: a second gateway, serving a group that exists only
+// there (from a CRD created on it), authenticating the first gateway by its front-proxy client
+// certificate and asking it back for authorization (SubjectAccessReview webhook). The first gateway
+// routes that group/version there through an APIService whose Service points at the second's port.
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer as createHttpsServer, type Server } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { load } from "js-yaml";
+import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
+import { ApiClient } from "./support/api-client.ts";
+import { createServedCrd } from "./support/custom-resources.ts";
+import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
+
+const GROUP = "ext.example.com";
+const WIDGETS = `/apis/${GROUP}/v1/namespaces/default/widgets`;
+const ALICE = "alice-token-0123456789";
+const RBAC = "rbac.authorization.k8s.io";
+
+let dir: string;
+let main: GatewayProcess;
+let ext: GatewayProcess;
+let admin: ApiClient;
+let extAdmin: ApiClient;
+let anonymous: ApiClient;
+let hang: Server;
+let auditPath: string;
+
+const alice = (method: string, path: string, options: Parameters<ApiClient["call"]>[2] = {}) =>
+  anonymous.call(method, path, {
+    ...options,
+    headers: { authorization: `Bearer ${ALICE}`, ...options.headers },
+  });
+
+function b64(text: string): string {
+  return Buffer.from(text).toString("base64");
+}
+
+/**
+ * A Service in ext-system for a server on this machine: an ExternalName for `localhost` (an
+ * EndpointSlice may not hold a loopback address), or with no `port`, a Service with no endpoints.
+ */
+async function service(name: string, port: number | undefined): Promise<void> {
+  const spec =
+    port === undefined
+      ? { ports: [{ name: "https", port: 443, targetPort: 443 }] }
+      : { type: "ExternalName", externalName: "localhost" };
+  const made = await admin.call("POST", "/api/v1/namespaces/ext-system/services", {
+    body: { metadata: { name }, spec },
+  });
+  assert.equal(made.status, 201, made.text);
+}
+
+/** An APIService for `group`/v1 served by `serviceName` at `port` (the server's own, for an ExternalName). */
+async function apiService(group: string, serviceName: string, caPem: string, port = 443): Promise<void> {
+  const made = await admin.call("POST", "/apis/apiregistration.k8s.io/v1/apiservices", {
+    body: {
+      metadata: { name: `v1.${group}` },
+      spec: {
+        group,
+        version: "v1",
+        service: { namespace: "ext-system", name: serviceName, port },
+        caBundle: b64(caPem),
+        groupPriorityMinimum: 1000,
+        versionPriority: 15,
+      },
+    },
+  });
+  assert.equal(made.status, 201, made.text);
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cg-aggregation-"));
+  const tokens = join(dir, "tokens.csv");
+  await writeFile(tokens, `${ALICE},alice,alice-uid,"devs"\n`);
+  main = await startGateway(["--api-naming=kubernetes", `--token-auth-file=${tokens}`]);
+  admin = new ApiClient(main.kubeconfig);
+  anonymous = new ApiClient(main.kubeconfig, { anonymous: true });
+
+  // The extension asks the main gateway about users it does not know, with the main admin's identity.
+  const mainConfig = load(await readFile(main.kubeconfig, "utf8")) as {
+    clusters: { cluster: Record<string, string> }[];
+    users: { user: Record<string, string> }[];
+  };
+  const webhookConfig = join(dir, "authz-webhook.kubeconfig");
+  await writeFile(
+    webhookConfig,
+    JSON.stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: [
+        {
+          name: "main",
+          cluster: {
+            server: `https://127.0.0.1:${main.port}/apis/authorization.k8s.io/v1/subjectaccessreviews`,
+            "certificate-authority-data": mainConfig.clusters[0]?.cluster["certificate-authority-data"],
+          },
+        },
+      ],
+      users: [{ name: "ext", user: mainConfig.users[0]?.user }],
+      contexts: [{ name: "main", context: { cluster: "main", user: "ext" } }],
+      "current-context": "main",
+    }),
+  );
+  auditPath = join(dir, "ext-audit.log");
+  ext = await startGateway([
+    "--api-naming=kubernetes",
+    "--tls-sans=ext.ext-system.svc",
+    `--requestheader-client-ca-file=${join(main.dataDir, "pki", "front-proxy-ca.crt")}`,
+    "--requestheader-allowed-names=front-proxy-client",
+    "--authorization-mode=RBAC,Webhook",
+    `--authorization-webhook-config-file=${webhookConfig}`,
+    "--authorization-webhook-version=v1",
+    `--audit-log-path=${auditPath}`,
+  ]);
+  extAdmin = new ApiClient(ext.kubeconfig);
+  await createServedCrd(extAdmin, {
+    apiextensions: "apiextensions.k8s.io",
+    group: GROUP,
+    kind: "Widget",
+    schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+  });
+
+  const ns = await admin.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "ext-system" } } });
+  assert.equal(ns.status, 201, ns.text);
+  await service("ext", ext.port);
+  await apiService(GROUP, "ext", await readFile(join(ext.dataDir, "pki", "ca.crt"), "utf8"), ext.port);
+
+  // alice may read and create widgets in default, nothing else.
+  for (const [path, body] of [
+    [
+      `/apis/${RBAC}/v1/namespaces/default/roles`,
+      {
+        metadata: { name: "widgets" },
+        rules: [{ apiGroups: [GROUP], resources: ["widgets"], verbs: ["get", "list", "watch", "create"] }],
+      },
+    ],
+    [
+      `/apis/${RBAC}/v1/namespaces/default/rolebindings`,
+      {
+        metadata: { name: "alice-widgets" },
+        roleRef: { apiGroup: RBAC, kind: "Role", name: "widgets" },
+        subjects: [{ apiGroup: RBAC, kind: "User", name: "alice" }],
+      },
+    ],
+  ] as const) {
+    const made = await admin.call("POST", path, { body });
+    assert.equal(made.status, 201, made.text);
+  }
+  await eventually(
+    async () => (await admin.call("GET", WIDGETS)).status === 200,
+    30_000,
+    "the group proxied",
+  );
+});
+
+after(async () => {
+  await admin?.close();
+  await anonymous?.close();
+  await extAdmin?.close();
+  hang?.close();
+  for (const gw of [main, ext]) {
+    await gw?.stop();
+    if (gw) await rm(gw.dataDir, { recursive: true, force: true });
+  }
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("an extension API server behind an APIService", () => {
+  it("serves its group through the gateway: writes land in the extension, reads and errors come back", async () => {
+    const made = await admin.call("POST", WIDGETS, {
+      body: { apiVersion: `${GROUP}/v1`, kind: "Widget", metadata: { name: "w1" }, spec: { size: 3 } },
+    });
+    assert.equal(made.status, 201, made.text);
+    // The object is the extension's: its own store has it.
+    const there = await extAdmin.call("GET", `${WIDGETS}/w1`);
+    assert.equal(there.status, 200, there.text);
+    assert.equal(there.body.spec.size, 3);
+    const listed = await admin.call("GET", WIDGETS);
+    assert.deepEqual(
+      listed.body.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+      ["w1"],
+    );
+    // The extension's own Status answers pass through unchanged.
+    const missing = await admin.call("GET", `${WIDGETS}/nope`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.message, `widgets.${GROUP} "nope" not found`);
+    // The group version's discovery document is the extension's.
+    const discovery = await admin.call("GET", `/apis/${GROUP}/v1`);
+    assert.equal(discovery.status, 200, discovery.text);
+    assert.equal(discovery.body.kind, "APIResourceList");
+    assert.ok(discovery.body.resources.some((r: { name: string }) => r.name === "widgets"));
+  });
+
+  it("carries the effective user in front-proxy headers, never one a client sends", async () => {
+    type AuditEvent = {
+      verb: string;
+      requestURI: string;
+      user: { username: string; groups?: string[]; extra?: Record<string, string[]> };
+    };
+    const creates = async () =>
+      (await readFile(auditPath, "utf8"))
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as AuditEvent)
+        .filter((e) => e.verb === "create" && e.requestURI.startsWith(WIDGETS));
+    const before = (await creates()).length;
+    const made = await alice("POST", WIDGETS, {
+      body: { apiVersion: `${GROUP}/v1`, kind: "Widget", metadata: { name: "from-alice" } },
+      headers: {
+        "x-remote-user": "mallory",
+        "x-remote-group": "system:masters",
+        "x-remote-extra-scopes": "all",
+      },
+    });
+    assert.equal(made.status, 201, made.text);
+    await eventually(async () => (await creates()).length > before, 10_000, "the extension's audit event");
+    const [event] = (await creates()).slice(before);
+    assert.equal(event?.user.username, "alice");
+    assert.deepEqual(event?.user.groups, ["devs", "system:authenticated"]);
+    assert.equal(event?.user.extra?.scopes, undefined, "a client's X-Remote-Extra-* never passes");
+  });
+
+  it("authorizes in the gateway before proxying: a verb the user may not use never reaches the extension", async () => {
+    const denied = await alice("DELETE", `${WIDGETS}/w1`);
+    assert.equal(denied.status, 403, denied.text);
+    assert.equal((await extAdmin.call("GET", `${WIDGETS}/w1`)).status, 200);
+  });
+
+  it("streams a watch through, event by event", async () => {
+    const watch = await admin.watch(`${WIDGETS}?watch=1&resourceVersion=0`);
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of watch.events) {
+        seen.push(`${event.type} ${(event.object.metadata as { name: string }).name}`);
+        if (seen.includes("ADDED late")) break;
+      }
+    })();
+    await eventually(() => seen.includes("ADDED w1"), 10_000, "the initial events");
+    const made = await extAdmin.call("POST", WIDGETS, {
+      body: { apiVersion: `${GROUP}/v1`, kind: "Widget", metadata: { name: "late" } },
+    });
+    assert.equal(made.status, 201, made.text);
+    await reading;
+    watch.close();
+    assert.ok(seen.includes("ADDED late"));
+  });
+
+  it("answers 503 naming the APIService when the extension cannot be reached", async () => {
+    await service("gone", undefined);
+    await apiService("gone.example.com", "gone", await readFile(join(ext.dataDir, "pki", "ca.crt"), "utf8"));
+    const path = "/apis/gone.example.com/v1/namespaces/default/things";
+    await eventually(async () => (await admin.call("GET", path)).status === 503, 10_000, "the route");
+    const res = await admin.call("GET", path);
+    assert.equal(res.body.kind, "Status");
+    assert.equal(res.body.reason, "ServiceUnavailable");
+    assert.match(
+      res.body.message,
+      /APIService "v1\.gone\.example\.com" is unavailable: cannot find endpoints for service\/gone/,
+    );
+  });
+
+  it("refuses an extension whose serving certificate the caBundle does not vouch for", async () => {
+    // The extension's certificate is signed by its own CA; this APIService trusts another one.
+    const other = await createAuthority("other-ca");
+    await service("untrusted", ext.port);
+    await apiService("untrusted.example.com", "untrusted", other.certPem, ext.port);
+    const path = "/apis/untrusted.example.com/v1/namespaces/default/widgets";
+    await eventually(async () => (await admin.call("GET", path)).status === 503, 10_000, "the route");
+  });
+
+  it("answers 504 when the extension does not answer within the request's timeout", async () => {
+    const ca = await createAuthority("hang-ca");
+    const leaf = await issueCertificate(ca, {
+      commonName: "hang",
+      usage: "server",
+      altNames: ["hang.ext-system.svc"],
+    });
+    const received: string[] = [];
+    hang = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, (req) => {
+      // Never answers.
+      received.push(req.url ?? "");
+    });
+    hang.listen(0, "127.0.0.1");
+    await once(hang, "listening");
+    const hangPort = (hang.address() as { port: number }).port;
+    await service("hang", hangPort);
+    await apiService("hang.example.com", "hang", ca.certPem, hangPort);
+    const path = "/apis/hang.example.com/v1/namespaces/default/things?timeout=1s";
+    await eventually(async () => (await admin.call("GET", path)).status === 504, 30_000, "a 504");
+    const res = await admin.call("GET", path);
+    assert.equal(res.body.reason, "Timeout");
+    assert.match(res.body.message, /^Timeout: request did not complete within requested timeout/);
+    assert.ok(received.length > 0, "the request reached the extension");
+  });
+});
