@@ -249,6 +249,7 @@ async function main(options: ServerOptions): Promise<void> {
     ]),
     ...(security.rbac ? { checkWrite: rbacEscalationCheck(naming, security.rbac, authorizer) } : {}),
     authorizeVerb: verbAuthorizer(authorizer),
+    proxy: { directory: serviceDirectory(access, naming), dispatchers },
   });
 
   const app = createServer(tls, log);

@@ -2,6 +2,7 @@
 // resource and place the request addresses.
 import type { Naming } from "../../backends/naming/index.ts";
 import type { JsonObject } from "../../backends/registry/index.ts";
+import type { DispatcherPool, ServiceDirectory } from "../../backends/services/index.ts";
 import type { AdmissionChain } from "../admission/chain.ts";
 import type { GatewayMetrics } from "../metrics.ts";
 import type { RequestContext } from "../pipeline/index.ts";
@@ -34,6 +35,8 @@ export interface HandlerEnv {
    * needs `create` too); throws the 403 when it is not allowed.
    */
   readonly authorizeVerb?: (ctx: RequestContext, verb: string) => Promise<void>;
+  /** What the `proxy` subresource calls out with: Services as resolved for every call-out, and their client. */
+  readonly proxy?: { readonly directory: ServiceDirectory; readonly dispatchers: DispatcherPool };
 }
 
 export interface WriteCheck {

@@ -6,6 +6,7 @@ import type { JsonObject } from "../../backends/registry/index.ts";
 import { noteDeprecatedRequest } from "../deprecation.ts";
 import { fieldManagerFor } from "../fieldmanager/index.ts";
 import type { RequestContext } from "../pipeline/index.ts";
+import { handleProxy, isProxySubresource } from "../proxy/handler.ts";
 import { errors } from "../request/api-error.ts";
 import type { RequestInfo } from "../request/request-info.ts";
 import type { HandlerEnv } from "./env.ts";
@@ -29,12 +30,15 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
     return handleVirtual(ctx, env, virtual, info.apiVersion, info.namespace || undefined, undefined);
   }
   const { schema, registry } = served;
+  // The root `/proxy/` paths (verb `proxy`) are gone since 1.10; the subresource replaced them.
+  if (info.verb === "proxy") throw errors.pageNotFound();
   if (!scopeFits(schema.namespaced, info)) throw errors.pageNotFound();
   // The all-namespaces collection of a namespaced resource is only read (list, watch).
   if (schema.namespaced && !info.inNamespace && info.verb !== "list" && info.verb !== "watch")
     throw errors.methodNotAllowed();
   noteDeprecatedRequest(ctx, env.naming, schema, info.apiVersion, env.metrics);
   const subresource = info.subresource || undefined;
+  if (isProxySubresource(served, subresource)) return handleProxy(ctx, env, served);
   const action = subresource
     ? env.subresourceActions?.get(`${schema.group}/${schema.plural}/${subresource}`)
     : undefined;
@@ -98,8 +102,8 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
  * as the all-namespaces collection (no name in the path; a field selector may still pin one).
  */
 function scopeFits(namespaced: boolean, info: RequestInfo): boolean {
-  // resource/name/subresource at most: nothing we serve takes a path below a subresource.
-  if (info.parts.length > 3) return false;
+  // resource/name/subresource at most: only `proxy` takes a path below it.
+  if (info.parts.length > 3 && info.parts[2] !== "proxy") return false;
   if (!namespaced) return !info.inNamespace;
   if (info.inNamespace) return info.namespace !== "";
   return info.parts.length === 1;
