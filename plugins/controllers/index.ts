@@ -1,4 +1,8 @@
 export {
+  ApiServiceRegistrationController,
+  type ApiServiceRegistrationOptions,
+} from "./apiservice-registration/apiservice-registration-controller.ts";
+export {
   AUTHENTICATION_CONFIG_MAP,
   type AuthenticationTrust,
   AuthenticationTrustController,

@@ -29,6 +29,7 @@ export const CONTROLLER_NAMES = [
   "root-ca-cert-publisher",
   "pvc-protection-controller",
   "clusterrole-aggregation-controller",
+  "apiservice-registration-controller",
   "certificate-controller",
   "bootstrap-signer",
   "token-cleaner",
@@ -489,6 +490,11 @@ export function bootstrapPolicy(naming: Naming): BootstrapPolicy {
       // escalate: it writes rules it does not hold itself.
       rule(["escalate", "get", "list", "patch", "update", "watch"], [rbac], ["clusterroles"]),
     ]),
+    clusterRole(controller("apiservice-registration-controller"), [
+      rule(["create", "update", "delete", ...READ], [naming.group("apiregistration")], ["apiservices"]),
+      rule(["update"], [naming.group("apiregistration")], ["apiservices/status"]),
+      rule(READ, [naming.group("apiextensions")], ["customresourcedefinitions"]),
+    ]),
     clusterRole(controller("certificate-controller"), [
       rule(["delete", ...READ], [certificates], ["certificatesigningrequests"]),
       rule(
@@ -520,6 +526,7 @@ export function bootstrapPolicy(naming: Naming): BootstrapPolicy {
     "root-ca-cert-publisher",
     "pvc-protection-controller",
     "clusterrole-aggregation-controller",
+    "apiservice-registration-controller",
     "certificate-controller",
   ].map((name) => clusterBinding(controller(name), { users: [controller(name)] }));
 
