@@ -13,6 +13,7 @@ import { loadOptions, OptionError, type ServerOptions, usage } from "../config/o
 import { RuntimeConfigError, runtimeConfig } from "../config/runtime-config.ts";
 import { reconcileBootstrapPolicy } from "../plugins/authorization/rbac/index.ts";
 import {
+  ApiServiceRegistrationController,
   AuthenticationTrustController,
   BootstrapTokenCleaner,
   ClusterRoleAggregationController,
@@ -416,6 +417,11 @@ async function main(options: ServerOptions): Promise<void> {
   // A controller runs only while `--runtime-config` serves everything it works on.
   const serves = (...resources: [string, string, string][]) =>
     resources.every(([group, version, resource]) => controlPlane.resources.lookup(group, version, resource));
+  const apiServiceRegistration = new ApiServiceRegistrationController(
+    await controllerClient("apiservice-registration-controller"),
+    { naming, customResources: serves([naming.group("apiextensions"), "v1", "customresourcedefinitions"]) },
+    onControllerError,
+  );
   const running: { readonly synced: boolean; run(signal: AbortSignal): Promise<void> }[] = [];
   if (serves(["", "v1", "namespaces"])) running.push(namespaceController);
   if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
@@ -425,6 +431,7 @@ async function main(options: ServerOptions): Promise<void> {
   if (serves(["", "v1", "pods"], ["", "v1", "persistentvolumeclaims"], ["", "v1", "persistentvolumes"]))
     running.push(storageProtection);
   if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
+  if (serves([naming.group("apiregistration"), "v1", "apiservices"])) running.push(apiServiceRegistration);
   // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.
   if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {
     running.push(
