@@ -2,7 +2,12 @@
 // say which group/versions extension servers serve; a request for one of them (resources, or the
 // group version's discovery document) is proxied there after the access stages, without the
 // gateway's admission (the extension runs its own, as upstream).
-import { ApiServiceTable, type RemoteBackend, readApiService } from "../backends/aggregator/index.ts";
+import {
+  ApiServiceTable,
+  type RemoteBackend,
+  RemoteUnavailableError,
+  readApiService,
+} from "../backends/aggregator/index.ts";
 import { parseDuration } from "../config/duration.ts";
 import type { LocalInformer } from "../plugins/objects/index.ts";
 import type { RequestContext } from "./pipeline/index.ts";
@@ -55,12 +60,17 @@ function timeoutMs(ctx: RequestContext): number | undefined {
 export function startAggregation(options: {
   readonly informer: LocalInformer;
   readonly backend: RemoteBackend;
+  /** Whether an APIService's extension was last found available; undefined before the first check. */
+  readonly available?: (name: string) => { available: boolean; message: string } | undefined;
+  /** Called after the table changed. */
+  readonly onChange?: () => void;
 }): Aggregation {
   const table = new ApiServiceTable();
   const unsubscribe = options.informer.subscribe((event) => {
     const entry = readApiService(event.object);
     if (event.type === "DELETED" || !entry) table.delete(event.object.metadata.name);
     else table.set(entry);
+    options.onChange?.();
   });
   return {
     table,
@@ -69,6 +79,9 @@ export function startAggregation(options: {
       const gv = groupVersionOf(ctx);
       const entry = gv ? table.remote(gv.group, gv.version) : undefined;
       if (!entry || !ctx.user) return false;
+      // A dead extension is not waited on: its requests fail at once, as upstream's do.
+      const state = options.available?.(entry.name);
+      if (state && !state.available) throw new RemoteUnavailableError(entry.name, state.message);
       const abort = new AbortController();
       const raw = ctx.reply.raw;
       raw.once("close", () => abort.abort());

@@ -28,6 +28,7 @@ import { serviceDirectory } from "../plugins/objects/index.ts";
 import { AdmissionPluginError } from "./admission/plugins.ts";
 import { startAdmission } from "./admission/setup.ts";
 import { startAggregation } from "./aggregation.ts";
+import { ApiServiceAvailability, remoteGroupVersions } from "./apiservice-availability.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { fileAuditLog } from "./audit/audit-stage.ts";
 import { accessGuard, registerNotFound, verbAuthorizer } from "./authorization/index.ts";
@@ -156,22 +157,27 @@ async function main(options: ServerOptions): Promise<void> {
     group: naming.group("apiregistration"),
     resource: "apiservices",
   });
+  const remoteBackend = new RemoteBackend({
+    directory: serviceDirectory(access, naming),
+    dispatchers,
+    client: {
+      certPem: await readFile(options.proxyClientCertFile ?? pki.paths.frontProxyClientCert, "utf8"),
+      keyPem: await readFile(options.proxyClientKeyFile ?? pki.paths.frontProxyClientKey, "utf8"),
+    },
+    clusterIpRouting: !options.enableAggregatorRouting,
+    identityHeaders: {
+      names: [...options.requestheaderUsernameHeaders, ...options.requestheaderGroupHeaders],
+      prefixes: options.requestheaderExtraHeadersPrefix,
+    },
+  });
+  // Made once the controllers' client exists; routing asks it from the start.
+  let availability: ApiServiceAvailability | undefined;
   const aggregation = apiServiceInformer
     ? startAggregation({
         informer: apiServiceInformer,
-        backend: new RemoteBackend({
-          directory: serviceDirectory(access, naming),
-          dispatchers,
-          client: {
-            certPem: await readFile(options.proxyClientCertFile ?? pki.paths.frontProxyClientCert, "utf8"),
-            keyPem: await readFile(options.proxyClientKeyFile ?? pki.paths.frontProxyClientKey, "utf8"),
-          },
-          clusterIpRouting: !options.enableAggregatorRouting,
-          identityHeaders: {
-            names: [...options.requestheaderUsernameHeaders, ...options.requestheaderGroupHeaders],
-            prefixes: options.requestheaderExtraHeadersPrefix,
-          },
-        }),
+        backend: remoteBackend,
+        available: (name) => availability?.state(name),
+        onChange: () => availability?.recheck(),
       })
     : undefined;
   await aggregation?.synced;
@@ -205,11 +211,12 @@ async function main(options: ServerOptions): Promise<void> {
     { naming, serverAddress: serverUrl.slice("https://".length) },
     controlPlane.resources.schemas,
   );
-  let discoveryGeneration = controlPlane.resources.generation;
+  let discoveryGeneration = "";
   const currentDiscovery = () => {
-    if (discoveryGeneration !== controlPlane.resources.generation) {
-      discoveryGeneration = controlPlane.resources.generation;
-      discovery.update(controlPlane.resources.schemas);
+    const generation = `${controlPlane.resources.generation} ${availability?.generation ?? 0}`;
+    if (discoveryGeneration !== generation) {
+      discoveryGeneration = generation;
+      discovery.update(controlPlane.resources.schemas, remoteGroupVersions(availability));
     }
     return discovery;
   };
@@ -422,6 +429,21 @@ async function main(options: ServerOptions): Promise<void> {
     { naming, customResources: serves([naming.group("apiextensions"), "v1", "customresourcedefinitions"]) },
     onControllerError,
   );
+  if (aggregation) {
+    availability = new ApiServiceAvailability({
+      table: aggregation.table,
+      backend: remoteBackend,
+      client: mastersClient,
+      group: naming.group("apiregistration"),
+      metrics,
+      periodMs: 30_000,
+      onError: onControllerError,
+    });
+    // A Service or its endpoints changing may change an extension's availability.
+    const recheck = () => availability?.recheck();
+    access.informer({ group: "", resource: "services" })?.subscribe(recheck);
+    access.informer({ group: naming.group("discovery"), resource: "endpointslices" })?.subscribe(recheck);
+  }
   const running: { readonly synced: boolean; run(signal: AbortSignal): Promise<void> }[] = [];
   if (serves(["", "v1", "namespaces"])) running.push(namespaceController);
   if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
@@ -432,6 +454,7 @@ async function main(options: ServerOptions): Promise<void> {
     running.push(storageProtection);
   if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
   if (serves([naming.group("apiregistration"), "v1", "apiservices"])) running.push(apiServiceRegistration);
+  if (availability) running.push(availability);
   // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.
   if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {
     running.push(

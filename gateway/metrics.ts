@@ -27,6 +27,20 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly #unavailableApiService = new Gauge({
+    name: "aggregator_unavailable_apiservice",
+    help: "Gauge of APIServices which are marked as unavailable broken down by APIService name.",
+    labelNames: ["name"] as const,
+    registers: [this.registry],
+  });
+
+  readonly #unavailableApiServiceTotal = new Counter({
+    name: "aggregator_unavailable_apiservice_total",
+    help: "Counter of APIServices which are marked as unavailable broken down by APIService name and reason.",
+    labelNames: ["name", "reason"] as const,
+    registers: [this.registry],
+  });
+
   deprecatedApiRequested(labels: DeprecatedApiLabels): void {
     this.#deprecated.set({ ...labels }, 1);
   }
@@ -34,5 +48,17 @@ export class GatewayMetrics {
   /** `resource`: plural, then `.group` for named groups, as upstream labels it. */
   watcherTerminated(resource: string): void {
     this.#terminatedWatchers.inc({ resource });
+  }
+
+  /** A remote APIService's latest check: `reason` is why it is unavailable, undefined when it is available. */
+  apiServiceChecked(name: string, reason: string | undefined, wasAvailable: boolean | undefined): void {
+    this.#unavailableApiService.set({ name }, reason === undefined ? 0 : 1);
+    if (reason !== undefined && wasAvailable !== false)
+      this.#unavailableApiServiceTotal.inc({ name, reason });
+  }
+
+  /** An APIService that is gone, or no longer remote. */
+  apiServiceGone(name: string): void {
+    this.#unavailableApiService.remove({ name });
   }
 }

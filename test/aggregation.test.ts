@@ -13,7 +13,13 @@ import { load } from "js-yaml";
 import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
 import { ApiClient } from "./support/api-client.ts";
 import { createServedCrd } from "./support/custom-resources.ts";
-import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import {
+  type GatewayProcess,
+  kubectlRun,
+  kubectlVersions,
+  NO_KUBECTL,
+  startGateway,
+} from "./support/gateway-process.ts";
 import { eventually } from "./support/watch.ts";
 
 const GROUP = "ext.example.com";
@@ -281,8 +287,20 @@ describe("an extension API server behind an APIService", () => {
       altNames: ["hang.ext-system.svc"],
     });
     const received: string[] = [];
-    hang = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, (req) => {
-      // Never answers.
+    hang = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
+      // Answers the availability probe (so the APIService stays available), never a resource request.
+      if (req.url === "/apis/hang.example.com/v1") {
+        res.setHeader("content-type", "application/json");
+        res.end(
+          JSON.stringify({
+            kind: "APIResourceList",
+            apiVersion: "v1",
+            groupVersion: "hang.example.com/v1",
+            resources: [],
+          }),
+        );
+        return;
+      }
       received.push(req.url ?? "");
     });
     hang.listen(0, "127.0.0.1");
@@ -296,5 +314,74 @@ describe("an extension API server behind an APIService", () => {
     assert.equal(res.body.reason, "Timeout");
     assert.match(res.body.message, /^Timeout: request did not complete within requested timeout/);
     assert.ok(received.length > 0, "the request reached the extension");
+  });
+
+  it("keeps each APIService's Available condition, with upstream's reasons, and counts the unavailable", async () => {
+    const condition = async (name: string) => {
+      const got = await admin.call("GET", `/apis/apiregistration.k8s.io/v1/apiservices/${name}`);
+      return (got.body.status?.conditions ?? []).find((c: { type: string }) => c.type === "Available") as
+        | { status: string; reason: string; message: string }
+        | undefined;
+    };
+    await eventually(
+      async () => (await condition(`v1.${GROUP}`))?.status === "True",
+      30_000,
+      "ext available",
+    );
+    assert.equal((await condition(`v1.${GROUP}`))?.reason, "Passed");
+    await eventually(
+      async () => (await condition("v1.gone.example.com"))?.status === "False",
+      30_000,
+      "gone",
+    );
+    const gone = await condition("v1.gone.example.com");
+    assert.equal(gone?.reason, "EndpointsNotFound");
+    assert.equal(gone?.message, 'cannot find endpoints for service/gone in "ext-system"');
+    await eventually(
+      async () => (await condition("v1.untrusted.example.com"))?.reason === "FailedDiscoveryCheck",
+      30_000,
+      "untrusted",
+    );
+    assert.match(
+      (await condition("v1.untrusted.example.com"))?.message ?? "",
+      /^failing or missing response from https:\/\/localhost:\d+\/apis\/untrusted\.example\.com\/v1: /,
+    );
+    const metrics = (await admin.call("GET", "/metrics")).text;
+    assert.match(metrics, /aggregator_unavailable_apiservice\{name="v1\.gone\.example\.com"\} 1/);
+    assert.match(metrics, /aggregator_unavailable_apiservice\{name="v1\.ext\.example\.com"\} 0/);
+    assert.match(
+      metrics,
+      /aggregator_unavailable_apiservice_total\{name="v1\.gone\.example\.com",reason="EndpointsNotFound"\} 1/,
+    );
+    // Once known unavailable, its requests fail at once with that reason's message.
+    const res = await admin.call("GET", "/apis/gone.example.com/v1/namespaces/default/things");
+    assert.equal(res.status, 503);
+    assert.equal(
+      res.body.message,
+      'APIService "v1.gone.example.com" is unavailable: cannot find endpoints for service/gone in "ext-system"',
+    );
+  });
+
+  it("lists the extension's group in discovery, legacy and aggregated, so kubectl finds its resources", async () => {
+    const groups = await admin.call("GET", "/apis");
+    const entry = groups.body.groups.find((g: { name: string }) => g.name === GROUP);
+    assert.deepEqual(entry, {
+      name: GROUP,
+      versions: [{ groupVersion: `${GROUP}/v1`, version: "v1" }],
+      preferredVersion: { groupVersion: `${GROUP}/v1`, version: "v1" },
+    });
+    const group = await admin.call("GET", `/apis/${GROUP}`);
+    assert.equal(group.body.kind, "APIGroup");
+    const aggregated = await admin.call("GET", "/apis", {
+      accept: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+    });
+    const item = aggregated.body.items.find((i: { metadata: { name: string } }) => i.metadata.name === GROUP);
+    assert.equal(item?.versions[0]?.freshness, "Current");
+    assert.equal(item?.versions[0]?.resources?.[0]?.resource, "widgets");
+    const kubectl = kubectlVersions().at(-1);
+    assert.ok(kubectl, NO_KUBECTL);
+    const got = await kubectlRun(kubectl, main.kubeconfig, ["get", "widgets", "-n", "default", "-o", "name"]);
+    assert.equal(got.code, 0, got.stderr);
+    assert.match(got.stdout, new RegExp(`widget\\.${GROUP.replaceAll(".", "\\.")}/w1`));
   });
 });

@@ -63,12 +63,7 @@ export class RemoteBackend {
     begin: (status: number, headers: Record<string, string | string[]>) => Writable,
   ): Promise<void> {
     const target = await this.#target(entry);
-    const dispatcher = this.#o.dispatchers.get({
-      serverName: target.serverName,
-      ...(entry.caPem ? { caPem: entry.caPem } : {}),
-      insecure: entry.insecure,
-      client: this.#o.client,
-    });
+    const dispatcher = this.#dispatcher(entry, target.serverName);
     const deadline = request.timeoutMs !== undefined ? AbortSignal.timeout(request.timeoutMs) : undefined;
     const signal = deadline ? AbortSignal.any([request.signal, deadline]) : request.signal;
     const origin = new URL(target.url).origin;
@@ -103,16 +98,68 @@ export class RemoteBackend {
     }
   }
 
-  async #target(entry: ApiServiceEntry): Promise<{ url: string; serverName: string }> {
+  /**
+   * A GET of `path` from the extension as `user`, its answer read whole (at most `maxBytes`): the
+   * availability probe. Throws ServiceUnreachableError when the Service has nowhere to call, and
+   * RemoteUnavailableError when the call fails.
+   */
+  async get(
+    entry: ApiServiceEntry,
+    path: string,
+    user: ProxiedUser,
+    timeoutMs: number,
+    maxBytes = 16 * 1024 * 1024,
+  ): Promise<{ url: string; status: number; body: string }> {
+    const target = await this.#resolve(entry);
+    const dispatcher = this.#dispatcher(entry, target.serverName);
+    const url = `${new URL(target.url).origin}${path}`;
+    try {
+      const answer = await dispatcher.request({
+        origin: new URL(target.url).origin,
+        path,
+        method: "GET",
+        headers: forwardedHeaders({ accept: "application/json" }, user, this.#o.identityHeaders),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      let body = "";
+      for await (const chunk of answer.body) {
+        body += chunk;
+        if (body.length > maxBytes) {
+          answer.body.destroy();
+          throw new Error(`the answer is larger than ${maxBytes} bytes`);
+        }
+      }
+      return { url, status: answer.statusCode, body };
+    } catch (err) {
+      throw new RemoteUnavailableError(entry.name, `${url}: ${describe(err)}`);
+    }
+  }
+
+  #dispatcher(entry: ApiServiceEntry, serverName: string): Dispatcher {
+    return this.#o.dispatchers.get({
+      serverName,
+      ...(entry.caPem ? { caPem: entry.caPem } : {}),
+      insecure: entry.insecure,
+      client: this.#o.client,
+    });
+  }
+
+  /** Where the APIService's Service is called; throws ServiceUnreachableError. */
+  #resolve(entry: ApiServiceEntry): Promise<{ url: string; serverName: string }> {
     const service = entry.service;
     if (!service) throw new RemoteUnavailableError(entry.name, "the APIService names no service");
+    return serviceTargets(
+      this.#o.directory,
+      { namespace: service.namespace, name: service.name, port: service.port },
+      { clusterIp: this.#o.clusterIpRouting },
+    ).then(
+      (targets) => targets[Math.floor(Math.random() * targets.length)] as { url: string; serverName: string },
+    );
+  }
+
+  async #target(entry: ApiServiceEntry): Promise<{ url: string; serverName: string }> {
     try {
-      const targets = await serviceTargets(
-        this.#o.directory,
-        { namespace: service.namespace, name: service.name, port: service.port },
-        { clusterIp: this.#o.clusterIpRouting },
-      );
-      return targets[Math.floor(Math.random() * targets.length)] as { url: string; serverName: string };
+      return await this.#resolve(entry);
     } catch (err) {
       if (err instanceof ServiceUnreachableError) throw new RemoteUnavailableError(entry.name, err.message);
       throw err;

@@ -11,6 +11,7 @@ import {
   aggregatedMediaType,
   buildDiscovery,
   type DiscoveryOptions,
+  type RemoteGroupVersion,
 } from "./documents.ts";
 
 export type DiscoveryVariant = "legacy" | "aggregated-v2beta1" | "aggregated-v2";
@@ -80,12 +81,15 @@ export class DiscoveryCache {
     return this.#builds;
   }
 
-  /** Rebuilds the documents when the schema set differs from the last one; reports whether it did. */
-  update(schemas: readonly ResourceSchema[]): boolean {
-    const fingerprint = discoveryFingerprint(schemas);
+  /**
+   * Rebuilds the documents when the schema set or the remote group versions differ from the last
+   * ones; reports whether it did.
+   */
+  update(schemas: readonly ResourceSchema[], remotes: readonly RemoteGroupVersion[] = []): boolean {
+    const fingerprint = `${discoveryFingerprint(schemas)} ${remotes.length > 0 ? JSON.stringify(remotes) : ""}`;
     if (fingerprint === this.#fingerprint) return false;
     const { naming } = this.#options;
-    const docs = buildDiscovery(schemas, this.#options);
+    const docs = buildDiscovery(schemas, this.#options, remotes);
     const entries = new Map<string, DiscoveryResponse>();
     const legacy = (path: string, document: unknown) =>
       entries.set(`legacy ${path}`, response(document, "application/json"));

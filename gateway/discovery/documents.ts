@@ -4,7 +4,12 @@
 // objects returned are plain data, their key order is the wire order.
 import type { Naming } from "../../backends/naming/index.ts";
 import type { ResourceSchema } from "../../backends/schema/index.ts";
-import { sortGroupsByPriority, sortVersionsByPriority } from "./priority.ts";
+import {
+  compareVersionPriority,
+  groupPriority,
+  sortGroupsByPriority,
+  sortVersionsByPriority,
+} from "./priority.ts";
 import { storageVersionHash } from "./storage-version-hash.ts";
 
 // ---- wire shapes ---------------------------------------------------------------------------
@@ -395,6 +400,114 @@ export function aggregatedMediaType(naming: Naming, version: AggregatedVersion):
   return `application/json;g=${naming.group("apidiscovery")};v=${version};as=APIGroupDiscoveryList`;
 }
 
+// ---- remote group versions ----------------------------------------------------------------
+
+/** A group version an extension server serves, with the resource list it answered discovery with. */
+export interface RemoteGroupVersion {
+  readonly group: string;
+  readonly version: string;
+  readonly groupPriorityMinimum: number;
+  readonly versionPriority: number;
+  /** The extension's APIResourceList. */
+  readonly resources: Readonly<Record<string, unknown>>;
+  /** False while the extension fails to answer (the last list is shown, marked stale). */
+  readonly fresh: boolean;
+}
+
+interface RemoteResource {
+  readonly name: string;
+  readonly singularName?: string;
+  readonly namespaced?: boolean;
+  readonly group?: string;
+  readonly version?: string;
+  readonly kind?: string;
+  readonly verbs?: readonly string[];
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+}
+
+function remoteResourceList(rv: RemoteGroupVersion): RemoteResource[] {
+  const items = rv.resources.resources;
+  return Array.isArray(items)
+    ? items.filter(
+        (r): r is RemoteResource => typeof r === "object" && r !== null && typeof r.name === "string",
+      )
+    : [];
+}
+
+/** An extension's legacy resource list as the aggregated document's entries (upstream's fallback). */
+function remoteResourceDiscovery(rv: RemoteGroupVersion): APIResourceDiscovery[] {
+  const all = remoteResourceList(rv);
+  const kindOf = (r: RemoteResource): GroupVersionKind => ({
+    group: r.group ?? rv.group,
+    version: r.version ?? rv.version,
+    kind: r.kind ?? "",
+  });
+  return all
+    .filter((r) => !r.name.includes("/"))
+    .map((r) => {
+      const subresources = all
+        .filter((s) => s.name.startsWith(`${r.name}/`))
+        .map(
+          (s): APISubresourceDiscovery => ({
+            subresource: s.name.slice(r.name.length + 1),
+            responseKind: kindOf(s),
+            verbs: [...(s.verbs ?? [])],
+          }),
+        );
+      return {
+        resource: r.name,
+        responseKind: kindOf(r),
+        scope: r.namespaced ? "Namespaced" : "Cluster",
+        singularResource: r.singularName ?? "",
+        verbs: [...(r.verbs ?? [])],
+        ...listField("shortNames", r.shortNames ?? []),
+        ...listField("categories", r.categories ?? []),
+        ...listField("subresources", subresources),
+      };
+    });
+}
+
+/**
+ * Remote versions folded into the groups discovery lists: a group's versions by upstream's order
+ * (the APIServices' versionPriority, then version names), groups by their highest
+ * groupPriorityMinimum among the built-in priorities, then by name.
+ */
+function withRemotes(
+  naming: Naming,
+  local: readonly ServedGroup[],
+  remotes: readonly RemoteGroupVersion[],
+): { order: string[]; versions: Map<string, string[]> } {
+  const versions = new Map<string, string[]>();
+  const priority = new Map<string, number>();
+  for (const g of local) {
+    versions.set(
+      g.name,
+      g.versions.map((v) => v.version),
+    );
+    priority.set(g.name, groupPriority(naming, g.name));
+  }
+  const versionPriority = new Map<string, number>();
+  for (const rv of remotes) {
+    const list = versions.get(rv.group) ?? [];
+    if (!list.includes(rv.version)) list.push(rv.version);
+    versions.set(rv.group, list);
+    priority.set(rv.group, Math.max(priority.get(rv.group) ?? 0, rv.groupPriorityMinimum));
+    versionPriority.set(`${rv.group}/${rv.version}`, rv.versionPriority);
+  }
+  for (const [group, list] of versions) {
+    if (!remotes.some((rv) => rv.group === group)) continue;
+    list.sort(
+      (a, b) =>
+        (versionPriority.get(`${group}/${b}`) ?? 0) - (versionPriority.get(`${group}/${a}`) ?? 0) ||
+        compareVersionPriority(b, a),
+    );
+  }
+  const named = [...versions.keys()].filter((g) => g !== "");
+  named.sort((a, b) => (priority.get(b) ?? 0) - (priority.get(a) ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
+  return { order: versions.has("") ? ["", ...named] : named, versions };
+}
+
 /** Every document discovery serves, for one set of schemas. */
 export interface DiscoveryDocuments {
   /** `/api`. */
@@ -414,23 +527,65 @@ export interface DiscoveryDocuments {
 export function buildDiscovery(
   schemas: readonly ResourceSchema[],
   options: DiscoveryOptions,
+  remotes: readonly RemoteGroupVersion[] = [],
 ): DiscoveryDocuments {
   const { naming } = options;
   const groups = servedGroups(schemas, options);
-  const apiGroups = new Map<string, APIGroup>();
   const resourceLists = new Map<string, APIResourceList>();
   for (const group of groups) {
-    if (group.name !== "") apiGroups.set(group.name, apiGroup(group));
     for (const gv of group.versions) {
       resourceLists.set(groupVersionString(gv.group, gv.version), apiResourceList(naming, gv));
     }
   }
+  if (remotes.length === 0) {
+    const apiGroups = new Map<string, APIGroup>();
+    for (const group of groups) if (group.name !== "") apiGroups.set(group.name, apiGroup(group));
+    return {
+      apiVersions: apiVersions(groups, options.serverAddress),
+      apiGroupList: apiGroupList(groups),
+      apiGroups,
+      resourceLists,
+      aggregatedCore: groups.filter((g) => g.name === "").map((g) => groupDiscovery(naming, g)),
+      aggregatedGroups: groups.filter((g) => g.name !== "").map((g) => groupDiscovery(naming, g)),
+    };
+  }
+  // Remote versions join the local ones; their resource lists are the extensions' (proxied).
+  const { order, versions } = withRemotes(naming, groups, remotes);
+  const localGroup = new Map(groups.map((g) => [g.name, g]));
+  const remote = new Map(remotes.map((rv) => [`${rv.group}/${rv.version}`, rv]));
+  const apiGroups = new Map<string, APIGroup>();
+  const entries: APIGroup[] = [];
+  const aggregatedGroups: APIGroupDiscovery[] = [];
+  for (const name of order) {
+    if (name === "") continue;
+    const list = (versions.get(name) ?? []).map((version) => ({
+      groupVersion: `${name}/${version}`,
+      version,
+    }));
+    const entry: APIGroup = { name, versions: list, preferredVersion: list[0] as GroupVersionForDiscovery };
+    entries.push(entry);
+    apiGroups.set(name, { kind: "APIGroup", apiVersion: "v1", ...entry });
+    const local = localGroup.get(name);
+    const localVersions = local ? groupDiscovery(naming, local).versions : [];
+    aggregatedGroups.push({
+      metadata: { name, creationTimestamp: null },
+      versions: list.map((v): APIVersionDiscovery => {
+        const rv = remote.get(v.groupVersion);
+        if (!rv) return localVersions.find((l) => l.version === v.version) as APIVersionDiscovery;
+        return {
+          version: v.version,
+          ...listField("resources", remoteResourceDiscovery(rv)),
+          freshness: rv.fresh ? "Current" : "Stale",
+        };
+      }),
+    });
+  }
   return {
     apiVersions: apiVersions(groups, options.serverAddress),
-    apiGroupList: apiGroupList(groups),
+    apiGroupList: { kind: "APIGroupList", apiVersion: "v1", groups: entries },
     apiGroups,
     resourceLists,
     aggregatedCore: groups.filter((g) => g.name === "").map((g) => groupDiscovery(naming, g)),
-    aggregatedGroups: groups.filter((g) => g.name !== "").map((g) => groupDiscovery(naming, g)),
+    aggregatedGroups,
   };
 }
