@@ -16,6 +16,7 @@ import { Agent, request } from "undici";
 import { naming as namingPreset } from "../backends/naming/index.ts";
 import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
 import { freePort, type GatewayProcess, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import { skipReason } from "./support/service-process.ts";
 import { eventually } from "./support/watch.ts";
 
 /** An IPv4 address of this machine that is not loopback, or undefined. */
@@ -129,7 +130,7 @@ function caller(gwPort: () => number, agent: () => Agent) {
   };
 }
 
-describe("the proxy verb", { skip: IP ? false : NO_ADDRESS }, () => {
+describe("the proxy verb", { skip: skipReason(IP !== undefined, NO_ADDRESS) }, () => {
   const naming = namingPreset("kubernetes");
   const ip = IP as string;
   const held: { release?: () => void } = {};
@@ -614,7 +615,9 @@ describe("the proxy verb", { skip: IP ? false : NO_ADDRESS }, () => {
   });
 });
 
-describe("the proxy verb with the default naming preset", { skip: IP ? false : NO_ADDRESS }, () => {
+describe("the proxy verb with the default naming preset", {
+  skip: skipReason(IP !== undefined, NO_ADDRESS),
+}, () => {
   const naming = namingPreset("cluster");
   let gw: GatewayProcess;
   let dir: string;
