@@ -11,13 +11,11 @@ import {
 import { parseDuration } from "../config/duration.ts";
 import type { LocalInformer } from "../plugins/objects/index.ts";
 import type { RequestContext } from "./pipeline/index.ts";
+import { isLongRunning } from "./pipeline/inflight-limit.ts";
 import { errors } from "./request/api-error.ts";
 
 /** Upstream's deadline for requests that are not long-running. */
 const DEFAULT_TIMEOUT_MS = 60_000;
-/** Verbs and subresources that run as long as the client wants (upstream's long-running check). */
-const LONG_RUNNING_VERBS = new Set(["watch", "proxy"]);
-const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
 
 export interface Aggregation {
   readonly table: ApiServiceTable;
@@ -40,12 +38,7 @@ function groupVersionOf(ctx: RequestContext): { group: string; version: string }
 
 /** The request's deadline: `?timeout=` (a Go duration) capped by the default; none when long-running. */
 function timeoutMs(ctx: RequestContext): number | undefined {
-  const info = ctx.info;
-  if (
-    info?.isResourceRequest &&
-    (LONG_RUNNING_VERBS.has(info.verb) || LONG_RUNNING_SUBRESOURCES.has(info.subresource))
-  )
-    return undefined;
+  if (isLongRunning(ctx.info)) return undefined;
   const asked = ctx.url.searchParams.get("timeout");
   if (asked === null || asked === "") return DEFAULT_TIMEOUT_MS;
   let ms: number;

@@ -1,12 +1,32 @@
 // The `limits` stage: at most N requests in flight at once (`--max-requests-inflight`) and M of
-// them writes (`--max-mutating-requests-inflight`); beyond that, 429 with Retry-After. Watches
-// are long-running and do not count, as upstream exempts them.
+// them writes (`--max-mutating-requests-inflight`); beyond that, 429 with Retry-After. Long-running
+// requests (watches, proxies, exec and the like) do not count, as upstream exempts them.
+
 import { errors } from "../request/api-error.ts";
+import type { RequestInfo } from "../request/request-info.ts";
 import type { RequestContext } from "./context.ts";
 import type { Stage } from "./pipeline.ts";
 
 const MUTATING = new Set(["create", "update", "patch", "delete", "deletecollection"]);
-const LONG_RUNNING = new Set(["watch", "proxy"]);
+/** kube-apiserver's long-running verbs and subresources (its BasicLongRunningRequestCheck lists). */
+const LONG_RUNNING_VERBS: ReadonlySet<string> = new Set(["watch", "proxy"]);
+const LONG_RUNNING_SUBRESOURCES: ReadonlySet<string> = new Set([
+  "attach",
+  "exec",
+  "proxy",
+  "log",
+  "portforward",
+]);
+
+/**
+ * Whether a request runs for as long as its client wants: such requests are exempt from the
+ * in-flight limits and from the request deadline, here and when proxied to an extension server.
+ */
+export function isLongRunning(info: RequestInfo | undefined): boolean {
+  if (!info) return false;
+  if (LONG_RUNNING_VERBS.has(info.verb)) return true;
+  return info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource);
+}
 
 export interface InflightLimits {
   /** 0 disables the limit. */
@@ -23,9 +43,8 @@ export function inflightLimitStage(
     name: "limits",
     inflight: () => ({ readOnly, mutating }),
     run(ctx: RequestContext) {
-      const verb = ctx.info?.verb ?? "";
-      if (LONG_RUNNING.has(verb)) return;
-      const isMutating = MUTATING.has(verb);
+      if (isLongRunning(ctx.info)) return;
+      const isMutating = MUTATING.has(ctx.info?.verb ?? "");
       const max = isMutating ? limits.mutating : limits.readOnly;
       const current = isMutating ? mutating : readOnly;
       if (max > 0 && current >= max) throw errors.tooManyRequests();
