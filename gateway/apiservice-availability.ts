@@ -4,11 +4,12 @@
 // counted in the aggregator metrics, keeps requests for a dead extension from waiting on it (503
 // at once), and the discovery documents fetched are what the gateway's discovery shows of the
 // group (the last good one marked stale while the extension is failing).
-import type {
-  ApiServiceEntry,
-  ApiServiceTable,
-  ProxiedUser,
-  RemoteBackend,
+import {
+  type ApiServiceEntry,
+  type ApiServiceTable,
+  type ProxiedUser,
+  type RemoteBackend,
+  readResourceList,
 } from "../backends/aggregator/index.ts";
 import { ServiceUnreachableError } from "../backends/services/index.ts";
 import type { ControllerClient } from "../plugins/controllers/index.ts";
@@ -168,21 +169,19 @@ export class ApiServiceAvailability {
           message: `failing or missing response from ${answer.url}: bad status from ${answer.url}: ${answer.status}`,
         },
       };
-    let resources: Record<string, unknown> | undefined;
-    try {
-      const parsed = JSON.parse(answer.body) as unknown;
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
-        resources = parsed as Record<string, unknown>;
-    } catch {}
-    if (resources?.kind !== "APIResourceList" || !resources)
+    const read = readResourceList(answer.body);
+    if (!read.list)
       return {
         availability: {
           available: false,
           reason: "FailedDiscoveryCheck",
-          message: `failing or missing response from ${answer.url}: not an APIResourceList`,
+          message: `failing or missing response from ${answer.url}: ${read.problem}`,
         },
       };
-    return { availability: { available: true, reason: "Passed", message: "all checks passed" }, resources };
+    return {
+      availability: { available: true, reason: "Passed", message: "all checks passed" },
+      resources: read.list,
+    };
   }
 
   async #writeStatus(entry: ApiServiceEntry, a: Availability, since: string): Promise<void> {

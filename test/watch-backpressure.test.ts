@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { after, before, it } from "node:test";
 import { load } from "js-yaml";
 import { ApiClient } from "./support/api-client.ts";
-import { freePort, type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import type { GatewayProcess } from "./support/gateway-process.ts";
+import { settledRss, startGatewayWithInspector } from "./support/process-memory.ts";
 import { eventually, take } from "./support/watch.ts";
 
 const PYTHON = "/usr/bin/python3";
@@ -58,17 +59,6 @@ except Exception as e:
 print(json.dumps({"bytes": len(body), "ended": body.endswith(b"\r\n0\r\n\r\n"), "error": error}), flush=True)
 `;
 
-/**
- * The process's anonymous resident memory (heap, buffers): file-backed pages, such as the
- * embedded store's memory-mapped file, are left out since they are the store's, not watchers'.
- */
-function rssBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const m = /RssAnon:\s+(\d+) kB/.exec(status);
-  if (!m) throw new Error("no RssAnon");
-  return Number(m[1]) * 1024;
-}
-
 /** A stalled watch client; `lines` yields its JSON reports in order. */
 function startStalledClient(gw: GatewayProcess, path: string) {
   const config = load(readFileSync(gw.kubeconfig, "utf8")) as {
@@ -104,35 +94,6 @@ function startStalledClient(gw: GatewayProcess, path: string) {
   return { child, report, read: () => child.stdin.write("read\n") };
 }
 
-/**
- * The gateway's anonymous RSS after a full garbage collection, asked for through its inspector:
- * without it the figure is mostly garbage V8 has not collected yet, and varies run to run.
- */
-async function settledRss(inspectorPort: number, gw: GatewayProcess): Promise<number> {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as {
-    webSocketDebuggerUrl: string;
-  }[];
-  const ws = new WebSocket(targets[0]?.webSocketDebuggerUrl ?? "");
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
-  try {
-    for (let id = 1; id <= 2; id++) {
-      const reply = new Promise<void>((resolve) => {
-        ws.onmessage = (m) => {
-          if ((JSON.parse(String(m.data)) as { id?: number }).id === id) resolve();
-        };
-      });
-      ws.send(JSON.stringify({ id, method: "HeapProfiler.collectGarbage" }));
-      await reply;
-    }
-  } finally {
-    ws.close();
-  }
-  return rssBytes(gw.child.pid as number);
-}
-
 async function metricValue(api: ApiClient, name: string, labels: string): Promise<number> {
   const res = await api.call("GET", "/metrics");
   assert.equal(res.status, 200, res.text);
@@ -145,16 +106,8 @@ let api: ApiClient;
 let inspector: number;
 
 before(async () => {
-  // The gateway inherits NODE_OPTIONS: its inspector, on loopback, lets the test collect garbage.
-  inspector = await freePort();
-  const saved = process.env.NODE_OPTIONS;
-  process.env.NODE_OPTIONS = `${saved ?? ""} --inspect=127.0.0.1:${inspector}`;
-  try {
-    gw = await startGateway([`--watch-cache-history-bytes=${HISTORY_BYTES}`]);
-  } finally {
-    if (saved === undefined) delete process.env.NODE_OPTIONS;
-    else process.env.NODE_OPTIONS = saved;
-  }
+  // Its inspector, on loopback, lets the test collect garbage.
+  ({ gw, inspector } = await startGatewayWithInspector([`--watch-cache-history-bytes=${HISTORY_BYTES}`]));
   api = new ApiClient(gw.kubeconfig);
 });
 

@@ -7,4 +7,5 @@ export {
   type ProxiedUser,
 } from "./identity-headers.ts";
 export { type ForwardRequest, RemoteBackend, type RemoteBackendOptions } from "./proxy.ts";
+export { readResourceList } from "./resource-list.ts";
 export { ApiServiceTable } from "./table.ts";
