@@ -17,7 +17,11 @@ import type { RemoteGroupVersion } from "./discovery/index.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
 /** The aggregator's own identity on probes, as upstream sends it. */
-const AGGREGATOR: ProxiedUser = { username: "system:kube-aggregator", groups: ["system:masters"], extra: {} };
+export const AGGREGATOR: ProxiedUser = {
+  username: "system:kube-aggregator",
+  groups: ["system:masters"],
+  extra: {},
+};
 /** How long a probe may take (upstream's discovery check timeout). */
 const PROBE_TIMEOUT_MS = 5_000;
 

@@ -8,6 +8,9 @@
 // negotiated documents; a group-version document requested with the current `?hash=` is
 // immutable (`Cache-Control: public, immutable`, a year's `Expires`), a stale hash is redirected
 // (301) to the current URL, and an unknown group version is 404.
+//
+// Extension servers' specs (openapi/remote.ts) are part of both: merged into `/openapi/v2`, and
+// their group versions' v3 documents listed and served like the gateway's own.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Naming } from "../backends/naming/index.ts";
 import type { ResourceSchema } from "../backends/schema/index.ts";
@@ -15,6 +18,7 @@ import type { AccessGuard } from "./authorization/guard.ts";
 import { ifNoneMatchMatches } from "./discovery/index.ts";
 import { type AcceptClause, parseAccept } from "./negotiation/media-type.ts";
 import { OpenApiCache, type ServedDocument, serverRelativeUrl } from "./openapi/documents.ts";
+import type { RemoteSpecs } from "./openapi/remote.ts";
 import { errors } from "./request/api-error.ts";
 import { sendError } from "./request/send-error.ts";
 
@@ -29,6 +33,8 @@ export interface OpenApiRouteOptions {
    * to authenticated users through system:discovery).
    */
   readonly guard: AccessGuard;
+  /** The extensions' specs, merged into `/openapi/v2` and listed in `/openapi/v3`. */
+  readonly remote?: () => RemoteSpecs | undefined;
 }
 
 const JSON_TYPE = "application/json";
@@ -88,7 +94,7 @@ export function registerOpenApi(app: FastifyInstance, options: OpenApiRouteOptio
     naming: options.naming,
     ...(options.patchMediaTypes ? { patchMediaTypes: options.patchMediaTypes } : {}),
   });
-  const documents = () => cache.documents(options.schemas());
+  const documents = () => cache.documents(options.schemas(), options.remote?.());
 
   const onRequest = options.guard;
 

@@ -100,8 +100,9 @@ export class RemoteBackend {
 
   /**
    * A GET of `path` from the extension as `user`, its answer read whole (at most `maxBytes`): the
-   * availability probe. Throws ServiceUnreachableError when the Service has nowhere to call, and
-   * RemoteUnavailableError when the call fails.
+   * availability probe and the OpenAPI downloads (`signal` ends one early). Throws
+   * ServiceUnreachableError when the Service has nowhere to call, and RemoteUnavailableError when
+   * the call fails.
    */
   async get(
     entry: ApiServiceEntry,
@@ -109,6 +110,7 @@ export class RemoteBackend {
     user: ProxiedUser,
     timeoutMs: number,
     maxBytes = 16 * 1024 * 1024,
+    signal?: AbortSignal,
   ): Promise<{ url: string; status: number; body: string }> {
     const target = await this.#resolve(entry);
     const dispatcher = this.#dispatcher(entry, target.serverName);
@@ -119,16 +121,21 @@ export class RemoteBackend {
         path,
         method: "GET",
         headers: forwardedHeaders({ accept: "application/json" }, user, this.#o.identityHeaders),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: signal
+          ? AbortSignal.any([AbortSignal.timeout(timeoutMs), signal])
+          : AbortSignal.timeout(timeoutMs),
       });
+      // Streaming, so a character split between chunks is decoded whole.
+      const decoder = new TextDecoder();
       let body = "";
       for await (const chunk of answer.body) {
-        body += chunk;
+        body += decoder.decode(chunk as Uint8Array, { stream: true });
         if (body.length > maxBytes) {
           answer.body.destroy();
           throw new Error(`the answer is larger than ${maxBytes} bytes`);
         }
       }
+      body += decoder.decode();
       return { url, status: answer.statusCode, body };
     } catch (err) {
       throw new RemoteUnavailableError(entry.name, `${url}: ${describe(err)}`);

@@ -3,7 +3,10 @@ import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import { naming } from "../../backends/naming/index.ts";
 import { OpenApiCache, OpenApiDocuments, openApiFingerprint, serverRelativeUrl } from "./documents.ts";
+import { readV2Spec } from "./merge.ts";
+import type { RemoteSpecs } from "./remote.ts";
 import { configMaps, namespaces, testSchema, widgets } from "./testing.ts";
+import { decodeV2Document } from "./v2-proto.ts";
 
 const k8s = naming("kubernetes");
 
@@ -38,6 +41,83 @@ describe("OpenApiDocuments", () => {
   });
 });
 
+describe("OpenApiDocuments with extensions' specs", () => {
+  const gadget = {
+    paths: {
+      "/apis/ext.example.com/v1/gadgets": {
+        get: {
+          responses: {
+            "200": { description: "OK", schema: { $ref: "#/definitions/com.example.ext.v1.Gadget" } },
+          },
+        },
+      },
+    },
+    definitions: {
+      "com.example.ext.v1.Gadget": {
+        description: "A gadget of the extension.",
+        properties: { size: { type: "integer", description: "How big." } },
+        "x-kubernetes-group-version-kind": [{ group: "ext.example.com", kind: "Gadget", version: "v1" }],
+      },
+    },
+  };
+  const extV3 = Buffer.from(
+    JSON.stringify({ openapi: "3.0.0", paths: { "/apis/ext.example.com/v1/gadgets": {} } }),
+  );
+  const otherWidgets = Buffer.from(
+    JSON.stringify({ openapi: "3.0.0", paths: {}, info: { title: "theirs" } }),
+  );
+  const remote: RemoteSpecs = {
+    generation: 1,
+    v2: [readV2Spec(JSON.stringify(gadget), "ext.example.com", "v1")],
+    v3: new Map([
+      ["apis/ext.example.com/v1", extV3],
+      ["apis/stable.example.com/v1", otherWidgets],
+    ]),
+  };
+  const docs = new OpenApiDocuments([configMaps, widgets], { naming: k8s }, new Date(), remote);
+
+  it("lists the extensions' v3 documents as they sent them, in place of a local one of the same group version", () => {
+    const index = JSON.parse(docs.index.body.toString()) as {
+      paths: Record<string, { serverRelativeURL: string }>;
+    };
+    assert.deepEqual(Object.keys(index.paths), [
+      "api/v1",
+      "apis/ext.example.com/v1",
+      "apis/stable.example.com/v1",
+      "apis/stable.example.com/v1beta1",
+    ]);
+    const doc = docs.v3.get("apis/ext.example.com/v1")!;
+    assert.equal(doc.body, extV3);
+    assert.equal(doc.etag, createHash("sha512").update(extV3).digest("hex").toUpperCase());
+    assert.equal(
+      index.paths["apis/ext.example.com/v1"]?.serverRelativeURL,
+      serverRelativeUrl("apis/ext.example.com/v1", doc.etag),
+    );
+    assert.equal(docs.v3.get("apis/stable.example.com/v1")!.body, otherWidgets);
+  });
+
+  it("merges the extensions' v2 specs into the JSON and protobuf documents", () => {
+    const v2 = JSON.parse(docs.v2Json.body.toString()) as {
+      paths: Record<string, unknown>;
+      definitions: Record<string, unknown>;
+    };
+    assert.deepEqual(
+      v2.paths["/apis/ext.example.com/v1/gadgets"],
+      gadget.paths["/apis/ext.example.com/v1/gadgets"],
+    );
+    assert.deepEqual(
+      v2.definitions["com.example.ext.v1.Gadget"],
+      gadget.definitions["com.example.ext.v1.Gadget"],
+    );
+    assert.ok(v2.paths["/api/v1/namespaces/{namespace}/configmaps"], "the gateway's own paths stay");
+    const proto = decodeV2Document(docs.v2Proto.body) as {
+      definitions: { additional_properties: { name: string; value: { description?: string } }[] };
+    };
+    const named = proto.definitions.additional_properties.find((d) => d.name === "com.example.ext.v1.Gadget");
+    assert.equal(named?.value.description, "A gadget of the extension.");
+  });
+});
+
 describe("OpenApiCache", () => {
   it("rebuilds only when what the documents show changes", () => {
     const cache = new OpenApiCache({ naming: k8s });
@@ -53,6 +133,17 @@ describe("OpenApiCache", () => {
     const second = cache.documents([configMaps, widgets, namespaces]);
     assert.notEqual(second, first);
     assert.equal(cache.builds, 2);
+  });
+
+  it("rebuilds when the extensions' specs change, not otherwise", () => {
+    const cache = new OpenApiCache({ naming: k8s });
+    const none = cache.documents([configMaps]);
+    const remote = (generation: number): RemoteSpecs => ({ generation, v2: [], v3: new Map() });
+    const first = cache.documents([configMaps], remote(1));
+    assert.notEqual(first, none);
+    assert.equal(cache.documents([configMaps], remote(1)), first);
+    assert.notEqual(cache.documents([configMaps], remote(2)), first);
+    assert.equal(cache.builds, 3);
   });
 
   it("fingerprints verbs, versions and scope", () => {

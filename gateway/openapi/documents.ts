@@ -1,5 +1,6 @@
-// The served OpenAPI documents, built once per change of the schema set and held serialized:
-// the v3 index, one v3 document per group version, and the v2 document as JSON (its protobuf
+// The served OpenAPI documents, built once per change of the schema set or of the extensions'
+// specs and held serialized: the v3 index, one v3 document per group version (an extension's as
+// it sent it), and the v2 document as JSON with the extensions' specs merged in (its protobuf
 // form is encoded on first use). Each carries the reference server's entity tag: the SHA-512 of
 // the JSON bytes in upper-case hex; the v3 index links each document with `?hash=<that tag>`.
 import { createHash } from "node:crypto";
@@ -7,7 +8,9 @@ import type { Naming } from "../../backends/naming/index.ts";
 import type { ResourceSchema } from "../../backends/schema/index.ts";
 import { EMULATED_RELEASE } from "../discovery/version.ts";
 import { buildGroupVersions } from "./group-versions.ts";
+import { mergeV2Document } from "./merge.ts";
 import { groupVersionPath } from "./names.ts";
+import type { RemoteSpecs } from "./remote.ts";
 import { openApiV2Document } from "./v2.ts";
 import { encodeV2Document } from "./v2-proto.ts";
 import { type DocumentInfo, documentTitle, openApiV3Document } from "./v3.ts";
@@ -70,7 +73,10 @@ export function openApiFingerprint(schemas: readonly ResourceSchema[]): string {
 }
 
 function serve(document: unknown, lastModified: Date): ServedDocument {
-  const body = Buffer.from(JSON.stringify(document));
+  return serveBytes(Buffer.from(JSON.stringify(document)), lastModified);
+}
+
+function serveBytes(body: Buffer, lastModified: Date): ServedDocument {
   return { body, etag: computeEtag(body), lastModified };
 }
 
@@ -84,7 +90,12 @@ export class OpenApiDocuments {
   readonly #v2Document: Record<string, unknown>;
   #v2Proto: ServedDocument | undefined;
 
-  constructor(schemas: readonly ResourceSchema[], options: OpenApiOptions, now: Date = new Date()) {
+  constructor(
+    schemas: readonly ResourceSchema[],
+    options: OpenApiOptions,
+    now: Date = new Date(),
+    remote?: RemoteSpecs,
+  ) {
     // HTTP dates have whole seconds.
     const lastModified = new Date(Math.floor(now.getTime() / 1000) * 1000);
     const { major, minor, patch } = EMULATED_RELEASE;
@@ -100,13 +111,15 @@ export class OpenApiDocuments {
     const v3 = new Map<string, ServedDocument>();
     for (const api of apis)
       v3.set(groupVersionPath(api.group, api.version), serve(openApiV3Document(api, info), lastModified));
+    // An extension's group version is routed to it, so its document is the one shown.
+    for (const [gvPath, body] of remote?.v3 ?? []) v3.set(gvPath, serveBytes(body, lastModified));
     this.v3 = v3;
     const paths: Record<string, { serverRelativeURL: string }> = {};
     for (const key of [...v3.keys()].sort())
       paths[key] = { serverRelativeURL: serverRelativeUrl(key, v3.get(key)!.etag) };
     this.index = serve({ paths }, lastModified);
 
-    this.#v2Document = openApiV2Document(apis, info);
+    this.#v2Document = mergeV2Document(openApiV2Document(apis, info), remote?.v2 ?? []);
     this.v2Json = serve(this.#v2Document, lastModified);
   }
 
@@ -121,11 +134,15 @@ export class OpenApiDocuments {
   }
 }
 
-/** Holds the current documents, rebuilding them when the schema set's fingerprint changes. */
+/**
+ * Holds the current documents, rebuilding them when the schema set's fingerprint or the
+ * extensions' specs change.
+ */
 export class OpenApiCache {
   readonly #options: OpenApiOptions;
   #schemas: readonly ResourceSchema[] | undefined;
   #fingerprint: string | undefined;
+  #remote: RemoteSpecs | undefined;
   #documents: OpenApiDocuments | undefined;
   #builds = 0;
 
@@ -138,14 +155,16 @@ export class OpenApiCache {
     return this.#builds;
   }
 
-  /** The documents for this schema set. */
-  documents(schemas: readonly ResourceSchema[]): OpenApiDocuments {
-    if (this.#documents && schemas === this.#schemas) return this.#documents;
+  /** The documents for this schema set and these extensions' specs. */
+  documents(schemas: readonly ResourceSchema[], remote?: RemoteSpecs): OpenApiDocuments {
+    const remoteSame = remote?.generation === this.#remote?.generation;
+    if (this.#documents && schemas === this.#schemas && remoteSame) return this.#documents;
     const fingerprint = openApiFingerprint(schemas);
     this.#schemas = schemas;
-    if (!this.#documents || fingerprint !== this.#fingerprint) {
-      this.#documents = new OpenApiDocuments(schemas, this.#options);
+    if (!this.#documents || fingerprint !== this.#fingerprint || !remoteSame) {
+      this.#documents = new OpenApiDocuments(schemas, this.#options, new Date(), remote);
       this.#fingerprint = fingerprint;
+      this.#remote = remote;
       this.#builds++;
     }
     return this.#documents;

@@ -81,7 +81,8 @@ function schema(s: Json): Message {
   });
 }
 
-function parameter(p: Json): Message {
+/** Undefined for parameters gnostic's subset here has no message for (header, formData). */
+function parameter(p: Json): Message | undefined {
   const where = str(p.in);
   if (where === "body") {
     return {
@@ -106,11 +107,16 @@ function parameter(p: Json): Message {
   });
   if (where === "path") return { parameter: { non_body_parameter: { path_parameter_sub_schema: sub } } };
   if (where === "query") return { parameter: { non_body_parameter: { query_parameter_sub_schema: sub } } };
-  throw new Error(`openapi v2: parameters "in: ${where}" are not encoded`);
+  return undefined;
 }
 
 function parameters(value: unknown): Message[] | undefined {
-  return Array.isArray(value) ? value.filter(isObject).map(parameter) : undefined;
+  return Array.isArray(value)
+    ? value
+        .filter(isObject)
+        .map(parameter)
+        .filter((p) => p !== undefined)
+    : undefined;
 }
 
 function operation(op: Json): Message {
@@ -215,7 +221,8 @@ export function toV2Message(doc: Json): Message {
 /**
  * protobufjs stops at 100 nested messages, while a CRD's schema may nest up to the object limit,
  * with at most three messages per two levels (Schema, Properties, NamedSchema) or two per level
- * (ItemsItem, Schema); the document is ours, so its depth is known to be bounded.
+ * (ItemsItem, Schema); the document is ours, so its depth is known to be bounded (extensions'
+ * specs that do not encode are refused before they are merged in, see merge.ts).
  */
 const DOCUMENT_RECURSION_LIMIT = 2 * MAX_BODY_DEPTH + 16;
 
