@@ -28,8 +28,8 @@ import { serviceDirectory } from "../plugins/objects/index.ts";
 import { AdmissionPluginError } from "./admission/plugins.ts";
 import { startAdmission } from "./admission/setup.ts";
 import { startAggregation } from "./aggregation.ts";
-import { ApiServiceAvailability, remoteGroupVersions } from "./apiservice-availability.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
+import { AGGREGATOR, ApiServiceAvailability, remoteGroupVersions } from "./apiservice-availability.ts";
 import { fileAuditLog } from "./audit/audit-stage.ts";
 import { accessGuard, registerNotFound, verbAuthorizer } from "./authorization/index.ts";
 import { startControlPlane } from "./control-plane.ts";
@@ -44,6 +44,7 @@ import { logCheck } from "./log-check.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { registerMetrics } from "./metrics-routes.ts";
 import { objectAccess } from "./object-access.ts";
+import { RemoteOpenApi } from "./openapi/remote.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
@@ -172,12 +173,16 @@ async function main(options: ServerOptions): Promise<void> {
   });
   // Made once the controllers' client exists; routing asks it from the start.
   let availability: ApiServiceAvailability | undefined;
+  let remoteOpenApi: RemoteOpenApi | undefined;
   const aggregation = apiServiceInformer
     ? startAggregation({
         informer: apiServiceInformer,
         backend: remoteBackend,
         available: (name) => availability?.state(name),
-        onChange: () => availability?.recheck(),
+        onChange: () => {
+          availability?.recheck();
+          remoteOpenApi?.recheck();
+        },
       })
     : undefined;
   await aggregation?.synced;
@@ -271,7 +276,12 @@ async function main(options: ServerOptions): Promise<void> {
   const guard = accessGuard(accessOptions);
   registerVersion(app, guard);
   registerMetrics(app, guard, metrics);
-  registerOpenApi(app, { naming, schemas: () => controlPlane.resources.schemas, guard });
+  registerOpenApi(app, {
+    naming,
+    schemas: () => controlPlane.resources.schemas,
+    guard,
+    remote: () => remoteOpenApi?.specs(),
+  });
   registerApi(
     app,
     defaultPipeline({
@@ -444,6 +454,14 @@ async function main(options: ServerOptions): Promise<void> {
     access.informer({ group: "", resource: "services" })?.subscribe(recheck);
     access.informer({ group: naming.group("discovery"), resource: "endpointslices" })?.subscribe(recheck);
   }
+  // Extensions' OpenAPI specs for /openapi/v2 and /openapi/v3, fetched as the availability probe is.
+  if (aggregation)
+    remoteOpenApi = new RemoteOpenApi({
+      table: aggregation.table,
+      backend: remoteBackend,
+      user: AGGREGATOR,
+      onError: onControllerError,
+    });
   const running: { readonly synced: boolean; run(signal: AbortSignal): Promise<void> }[] = [];
   if (serves(["", "v1", "namespaces"])) running.push(namespaceController);
   if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
@@ -455,6 +473,7 @@ async function main(options: ServerOptions): Promise<void> {
   if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
   if (serves([naming.group("apiregistration"), "v1", "apiservices"])) running.push(apiServiceRegistration);
   if (availability) running.push(availability);
+  if (remoteOpenApi) running.push(remoteOpenApi);
   // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.
   if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {
     running.push(
