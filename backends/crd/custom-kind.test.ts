@@ -5,13 +5,9 @@ import { cloneJson, type JsonObject } from "../common/json.ts";
 import { naming } from "../naming/naming.ts";
 import { RegistryError } from "../registry/errors.ts";
 import { type FieldError, formatFieldError } from "../registry/field-error.ts";
+import { ConversionError } from "./conversion-webhook.ts";
 import { crdStatus, crdStrategy } from "./crd-strategy.ts";
-import {
-  ConversionNotSupportedError,
-  compareKubeAwareVersions,
-  customResourceKind,
-  defaultDeprecationWarning,
-} from "./custom-kind.ts";
+import { compareKubeAwareVersions, customResourceKind, defaultDeprecationWarning } from "./custom-kind.ts";
 import { applyScale, getScale, scaleForUpdate, UNSET_SPEC_REPLICAS } from "./scale.ts";
 
 const cluster = naming("cluster");
@@ -213,7 +209,7 @@ describe("custom resource kind: schema", () => {
     const webhook = widgetsCrd();
     (webhook.spec as JsonObject).conversion = { strategy: "Webhook" };
     const k = customResourceKind(cluster, webhook);
-    assert.throws(() => k.schema.convert?.(widget(), "v1beta1"), ConversionNotSupportedError);
+    assert.throws(() => k.schema.convert?.(widget(), "v1beta1"), ConversionError);
     assert.deepEqual(k.schema.convert?.(widget(), "v1"), widget());
   });
 });

@@ -31,6 +31,7 @@ import {
 } from "../schema/structural/index.ts";
 import { OBJECT_META_FIELDS } from "../validation/object-meta.ts";
 import { type CelValidator, celValidator, runCelValidator } from "./cel-validator.ts";
+import { type ConversionCallouts, ConversionError, WebhookConverter } from "./conversion-webhook.ts";
 import { openAPISchemaOf, versionsOf } from "./crd-view.ts";
 import { printerColumns } from "./printer-columns.ts";
 import { type ScaleSubresource, validateScaleSpec, validateScaleStatus } from "./scale.ts";
@@ -38,17 +39,20 @@ import { type ScaleSubresource, validateScaleSpec, validateScaleStatus } from ".
 export interface CustomResourceKind extends BuiltinKind {
   /** The scale subresource's paths, when the storage version declares one (see scale.ts). */
   readonly scale?: ScaleSubresource;
-  /** `None` or `Webhook`; with `Webhook`, `schema.convert` cannot change the version. */
+  /**
+   * `None` or `Webhook`; with `Webhook`, `schema.convertMany` calls the webhook and
+   * `schema.convert` serves only the conversions it made recently (see RECENT_CONVERSIONS).
+   */
   readonly conversionStrategy: string;
 }
 
-/** Thrown by `convert` for a conversion only a webhook can do. */
-export class ConversionNotSupportedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConversionNotSupportedError";
-  }
-}
+/**
+ * Webhook conversions kept for the synchronous `convert` (steps that cannot wait for a call, such
+ * as admission plugins reading the object at another version): the most recent ones, by input.
+ */
+const RECENT_CONVERSIONS = 256;
+/** Larger inputs are not kept (their key alone would be large). */
+const RECENT_CONVERSION_CHARS = 256 * 1024;
 
 const BLOCKING = new Set<FieldError["type"]>([
   "FieldValueRequired",
@@ -147,7 +151,11 @@ function scaleOf(version: JsonObject | undefined): ScaleSubresource | undefined 
  * `status.acceptedNames` where set (as upstream serves them), else from `spec.names`.
  * Subresources, printer columns and scale paths are the storage version's.
  */
-export function customResourceKind(_naming: Naming, crd: JsonObject): CustomResourceKind {
+export function customResourceKind(
+  naming: Naming,
+  crd: JsonObject,
+  callouts?: ConversionCallouts,
+): CustomResourceKind {
   const spec = asObject(crd.spec) ?? {};
   const group = asString(spec.group);
   const specNames = asObject(spec.names) ?? {};
@@ -308,13 +316,31 @@ export function customResourceKind(_naming: Naming, crd: JsonObject): CustomReso
     tracksGeneration: false,
   };
 
+  const webhook = conversionStrategy === "Webhook" ? new WebhookConverter(crd, naming, callouts) : undefined;
+  const recent = new Map<string, string>();
+  const recentKey = (object: JsonObject, toVersion: string): string | undefined => {
+    const json = JSON.stringify(object);
+    return json.length > RECENT_CONVERSION_CHARS ? undefined : `${toVersion}\n${json}`;
+  };
+  const remember = (object: JsonObject, toVersion: string, converted: JsonObject): void => {
+    const key = recentKey(object, toVersion);
+    if (key === undefined) return;
+    recent.delete(key);
+    recent.set(key, JSON.stringify(converted));
+    if (recent.size > RECENT_CONVERSIONS) recent.delete(recent.keys().next().value as string);
+  };
+
   const convert = (object: JsonObject, toVersion: string): JsonObject => {
     const target = `${group}/${toVersion}`;
     if (object.apiVersion === target) return object;
-    if (conversionStrategy !== "None")
-      throw new ConversionNotSupportedError(
-        `conversion of ${name("plural")}.${group} to ${toVersion} needs its conversion webhook`,
+    if (webhook) {
+      const key = recentKey(object, toVersion);
+      const known = key === undefined ? undefined : recent.get(key);
+      if (known !== undefined) return JSON.parse(known) as JsonObject;
+      throw new ConversionError(
+        `conversion webhook for ${asString(object.apiVersion)}, Kind=${kind} failed: the conversion is needed in a step that cannot call the webhook`,
       );
+    }
     const out = cloneJson(object);
     out.apiVersion = target;
     // The result holds only what the target version's schema knows (upstream coerces it).
@@ -323,6 +349,25 @@ export function customResourceKind(_naming: Naming, crd: JsonObject): CustomReso
       compiled.prune(out);
       compiled.dropNulls(out);
     }
+    return out;
+  };
+
+  const convertMany = async (
+    objects: readonly JsonObject[],
+    toVersion: string,
+    listKind?: string,
+  ): Promise<JsonObject[]> => {
+    const out = await (webhook as WebhookConverter).convert(objects, toVersion, listKind);
+    const compiled = preserveUnknownFields ? undefined : runtime(toVersion).compiled;
+    objects.forEach((o, i) => {
+      const converted = out[i] as JsonObject;
+      if (o === converted) return;
+      // What the webhook returns holds only what the target version's schema knows, as upstream
+      // coerces it.
+      compiled?.prune(converted);
+      compiled?.dropNulls(converted);
+      remember(o, toVersion, converted);
+    });
     return out;
   };
 
@@ -342,6 +387,7 @@ export function customResourceKind(_naming: Naming, crd: JsonObject): CustomReso
     allowCreateOnUpdate: false,
     tableColumns: printerColumns(asArray(storage?.additionalPrinterColumns).map((c) => asObject(c) ?? {})),
     convert,
+    ...(webhook ? { convertMany } : {}),
   };
 
   return {

@@ -2,6 +2,12 @@
 // the served resource each definition describes. Pure backend code: the gateway routes, publishes
 // discovery and OpenAPI, and runs the controllers.
 export { type CelValidator, celValidator, runCelValidator } from "./cel-validator.ts";
+export {
+  type ConversionCallouts,
+  ConversionError,
+  MAX_CONVERSION_RESPONSE_BYTES,
+  WebhookConverter,
+} from "./conversion-webhook.ts";
 export { type CrdStatusOptions, crdStatus } from "./crd-status.ts";
 export { type CrdStrategyOptions, crdCleanupFinalizer, crdStrategy } from "./crd-strategy.ts";
 export {
@@ -14,7 +20,6 @@ export {
 } from "./crd-validation.ts";
 export { defaultCustomResourceDefinition, storageVersionOf } from "./crd-view.ts";
 export {
-  ConversionNotSupportedError,
   type CustomResourceKind,
   compareKubeAwareVersions,
   customResourceKind,

@@ -78,6 +78,16 @@ export interface ResourceSchema {
    * when more than one version is served. The result carries the new apiVersion.
    */
   readonly convert?: (object: Record<string, unknown>, toVersion: string) => Record<string, unknown>;
+  /**
+   * Present when converting calls out (a CRD's conversion webhook): every object to `toVersion`
+   * in one call, in order (`listKind` when they are a list's items). Callers that can wait use it;
+   * `convert` then serves only conversions made recently.
+   */
+  readonly convertMany?: (
+    objects: readonly Record<string, unknown>[],
+    toVersion: string,
+    listKind?: string,
+  ) => Promise<Record<string, unknown>[]>;
 }
 
 export function storageVersion(schema: ResourceSchema): ResourceVersion {
