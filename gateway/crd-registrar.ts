@@ -6,6 +6,7 @@
 
 import { asArray, asObject, asString, type JsonObject } from "../backends/common/json.ts";
 import {
+  type ConversionCallouts,
   type CustomResourceKind,
   crdCleanupFinalizer,
   crdStatus,
@@ -26,6 +27,8 @@ export interface CrdRegistrarOptions {
   readonly naming: Naming;
   readonly controlPlane: ControlPlane;
   readonly informer: LocalInformer;
+  /** How conversion webhooks are called (Services resolved, one client for every call-out). */
+  readonly callouts?: ConversionCallouts;
   readonly onError: (err: unknown, context: string) => void;
   /**
    * How long to wait before looking again at a definition whose objects are still going, and
@@ -66,15 +69,20 @@ const OPEN_SCHEMA = { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-
  * The resource a definition describes. One whose schema cannot be served gets open schemas, so
  * that its objects can still be listed and deleted when the definition goes.
  */
-function kindOf(naming: Naming, crd: JsonObject, problem: string | undefined): CustomResourceKind {
-  if (problem === undefined) return customResourceKind(naming, crd);
+function kindOf(
+  naming: Naming,
+  crd: JsonObject,
+  problem: string | undefined,
+  callouts: ConversionCallouts | undefined,
+): CustomResourceKind {
+  if (problem === undefined) return customResourceKind(naming, crd, callouts);
   const spec = asObject(crd.spec) ?? {};
   const versions = asArray(spec.versions).map((v) => ({ ...asObject(v), schema: OPEN_SCHEMA }));
-  return customResourceKind(naming, { ...crd, spec: { ...spec, versions } });
+  return customResourceKind(naming, { ...crd, spec: { ...spec, versions } }, callouts);
 }
 
 export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
-  const { naming, controlPlane, informer, onError } = options;
+  const { naming, controlPlane, informer, onError, callouts } = options;
   const group = naming.group("apiextensions");
   const registry = () => controlPlane.resources.byResource(group, "customresourcedefinitions")?.registry;
   const finalizer = crdCleanupFinalizer(naming);
@@ -149,7 +157,7 @@ export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
     const meta = asObject(current.metadata) ?? {};
     if (asString(meta.deletionTimestamp)) {
       if (!asArray(meta.finalizers).includes(finalizer)) return;
-      const kind = kindOf(naming, current, schemaProblem(current));
+      const kind = kindOf(naming, current, schemaProblem(current), callouts);
       if (!(await emptied(kind))) {
         later(name);
         return;
@@ -192,7 +200,7 @@ export function startCrdRegistrar(options: CrdRegistrarOptions): CrdRegistrar {
       await unserve(name);
       return;
     }
-    const kind = customResourceKind(naming, current);
+    const kind = customResourceKind(naming, current, callouts);
     const fingerprint = JSON.stringify([current.spec, asObject(current.status)?.acceptedNames]);
     const before = served.get(name);
     if (before?.fingerprint === fingerprint) return;

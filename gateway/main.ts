@@ -143,17 +143,22 @@ async function main(options: ServerOptions): Promise<void> {
     group: naming.group("apiextensions"),
     resource: "customresourcedefinitions",
   });
+  // Extension API servers: every call-out to a Service shares the dispatchers.
+  const dispatchers = new DispatcherPool();
   const crds = crdInformer
     ? startCrdRegistrar({
         naming,
         controlPlane,
         informer: crdInformer,
+        callouts: {
+          directory: serviceDirectory(access, naming),
+          dispatchers,
+          clusterIpRouting: !options.enableAggregatorRouting,
+        },
         onError: (err, context) => log.warn({ err, context }, "custom resources"),
       })
     : undefined;
   await crds?.synced;
-  // Extension API servers: every call-out to a Service shares the dispatchers.
-  const dispatchers = new DispatcherPool();
   const apiServiceInformer = access.informer({
     group: naming.group("apiregistration"),
     resource: "apiservices",

@@ -41,6 +41,8 @@ export interface VersionView {
   schema(version: string): StructuralSchema | undefined;
   /** An object (stored form or any served version) at `version`. */
   convert(object: JsonObject, version: string): JsonObject;
+  /** The same, for kinds whose conversion calls out (a CRD's conversion webhook). */
+  convertAsync?(object: JsonObject, version: string): Promise<JsonObject>;
   readonly kind: string;
   /** Whether the kind has a `status` subresource (then the main resource does not own status). */
   readonly hasStatus: boolean;
@@ -168,8 +170,8 @@ export class FieldManager {
       delete nextMeta.managedFields;
       return;
     }
-    const liveAt = live ? this.#at(withoutManagedFields(live), this.#o.version) : {};
-    const nextAt = this.#at(withoutManagedFields(next), this.#o.version);
+    const liveAt = live ? await this.#atAsync(withoutManagedFields(live), this.#o.version) : {};
+    const nextAt = await this.#atAsync(withoutManagedFields(next), this.#o.version);
     try {
       await this.#recordUpdate(managers, liveAt, nextAt, manager || "unknown");
     } catch (err) {
@@ -200,7 +202,7 @@ export class FieldManager {
   ): Promise<JsonObject> {
     this.#checkConfig(config);
     const liveAt = live
-      ? this.#at(withoutManagedFields(live), this.#o.version)
+      ? await this.#atAsync(withoutManagedFields(live), this.#o.version)
       : { apiVersion: this.#apiVersion, kind: this.#o.view.kind, metadata: {} };
     const liveManagers = async (): Promise<Managers> => {
       const found = emptyManagersOnError(live ? metaOf(live).managedFields : undefined);
@@ -297,11 +299,11 @@ export class FieldManager {
             back: (v) => this.#at(v as JsonObject, pruneVersion),
           });
         }
-        const there = this.#at(merged, pruneVersion);
+        const there = await this.#atAsync(merged, pruneVersion);
         const owned = byVersion.get(last.apiVersion) ?? FieldSet.empty();
         const schemaThere = this.#o.view.schema(pruneVersion);
         const pruned = await this.#walk(pruneUnownedSteps(there, last.set, owned, schemaThere, others));
-        object = this.#at(pruned as JsonObject, this.#o.version);
+        object = await this.#atAsync(pruned as JsonObject, this.#o.version);
       }
     }
     const conflicts = await this.#takeOver(managersOut, id, liveAt, object);
@@ -388,8 +390,8 @@ export class FieldManager {
   ): Promise<Comparison | undefined> {
     const version = this.#o.view.versionOf(apiVersion);
     if (version === undefined) return undefined;
-    const a = version === this.#o.version ? before : this.#at(before, version);
-    const b = version === this.#o.version ? after : this.#at(after, version);
+    const a = version === this.#o.version ? before : await this.#atAsync(before, version);
+    const b = version === this.#o.version ? after : await this.#atAsync(after, version);
     const cmp = await this.#walk(compareSteps(a, b, this.#o.view.schema(version)));
     const ignored = this.#ignored(a, b);
     if (ignored.isEmpty()) return cmp;
@@ -418,6 +420,14 @@ export class FieldManager {
   #at(object: JsonObject, version: string): JsonObject {
     if (object.apiVersion === this.#o.view.apiVersion(version)) return object;
     return this.#o.view.convert(object, version);
+  }
+
+  /** #at where the step may wait (the walks' own conversions cannot). */
+  async #atAsync(object: JsonObject, version: string): Promise<JsonObject> {
+    const { convertAsync } = this.#o.view;
+    if (!convertAsync || object.apiVersion === this.#o.view.apiVersion(version))
+      return this.#at(object, version);
+    return convertAsync(object, version);
   }
 
   /** Fields of the last client-side apply whose live values are still the applied ones. */

@@ -31,6 +31,12 @@ export function versionView(served: ServedResource): VersionView {
     },
     convert: (object, version) =>
       schema.convert ? schema.convert(object, version) : { ...object, apiVersion: apiVersion(version) },
+    ...(schema.convertMany
+      ? {
+          convertAsync: async (object: Record<string, unknown>, version: string) =>
+            (await schema.convertMany!([object], version))[0] as Record<string, unknown>,
+        }
+      : {}),
   };
 }
 

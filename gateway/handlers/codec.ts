@@ -121,15 +121,40 @@ export class Codec {
     return JSON.stringify(convert(JSON.parse(json) as JsonObject, version));
   }
 
+  /**
+   * Stored objects at the request's version, as #atVersion, in one conversion when converting
+   * calls out (a CRD's conversion webhook: one review for a list's items).
+   */
+  async #allAtVersion(
+    version: string | undefined,
+    jsons: readonly string[],
+    served: Resource,
+    choice: OutputChoice,
+    listKind?: string,
+  ): Promise<readonly string[]> {
+    const { convertMany } = served.schema;
+    if (!convertMany || !("registry" in served) || !version || choice.kind === "table") {
+      return jsons.map((j) => this.#atVersion(version, j, served, choice));
+    }
+    if (version === storageVersion(served.schema).name || jsons.length === 0) return jsons;
+    const out = await convertMany(
+      jsons.map((j) => JSON.parse(j) as JsonObject),
+      version,
+      listKind,
+    );
+    return out.map((o) => JSON.stringify(o));
+  }
+
   /** A stored object's JSON, at the request's version. */
-  sendStored(
+  async sendStored(
     ctx: RequestContext,
     code: number,
     stored: string,
     choice: OutputChoice,
     served: Resource,
-  ): void {
-    this.#sendJson(ctx, code, this.#atVersion(ctx.info?.apiVersion, stored, served, choice), choice, served);
+  ): Promise<void> {
+    const [json] = await this.#allAtVersion(ctx.info?.apiVersion, [stored], served, choice);
+    this.#sendJson(ctx, code, json as string, choice, served);
   }
 
   /** An object of another kind than the resource's (a Scale): sent as it is, never converted. */
@@ -156,14 +181,14 @@ export class Codec {
     this.#send(ctx, code, encodeObject(converted, choice), choice.contentType);
   }
 
-  sendObject(
+  async sendObject(
     ctx: RequestContext,
     code: number,
     object: JsonObject,
     choice: OutputChoice,
     served: Resource,
-  ): void {
-    this.sendStored(ctx, code, JSON.stringify(object), choice, served);
+  ): Promise<void> {
+    await this.sendStored(ctx, code, JSON.stringify(object), choice, served);
   }
 
   sendStatus(ctx: RequestContext, code: number, status: Record<string, unknown>): void {
@@ -176,21 +201,32 @@ export class Codec {
     return `{"kind":${JSON.stringify(served.schema.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`;
   }
 
-  #listJson(served: Resource, version: string, meta: Record<string, unknown>, items: string[]): string {
+  #listJson(
+    served: Resource,
+    version: string,
+    meta: Record<string, unknown>,
+    items: readonly string[],
+  ): string {
     return `${this.#listHead(served, version, meta)}${items.join(",")}]}`;
   }
 
-  sendList(
+  async sendList(
     ctx: RequestContext,
     result: CacheListResult,
     choice: OutputChoice,
     served: Resource,
     version: string,
-  ): void {
+  ): Promise<void> {
     const meta: Record<string, unknown> = { resourceVersion: String(result.revision) };
     if (result.continue) meta.continue = result.continue;
     if (result.remainingItemCount !== undefined) meta.remainingItemCount = result.remainingItemCount;
-    const items = result.items.map((i) => this.#atVersion(ctx.info?.apiVersion, i.json, served, choice));
+    const items = await this.#allAtVersion(
+      ctx.info?.apiVersion,
+      result.items.map((i) => i.json),
+      served,
+      choice,
+      served.schema.listKind,
+    );
     if (choice.kind === "json" && !choice.pretty) {
       // Plain JSON goes out as the cached strings: one body string when small, else in pieces.
       const head = this.#listHead(served, version, meta);
@@ -203,15 +239,19 @@ export class Codec {
     this.#sendJson(ctx, 200, this.#listJson(served, version, meta, items), choice, served);
   }
 
-  sendObjects(
+  async sendObjects(
     ctx: RequestContext,
     objects: JsonObject[],
     choice: OutputChoice,
     served: Resource,
     version: string,
-  ): void {
-    const items = objects.map((o) =>
-      this.#atVersion(ctx.info?.apiVersion, JSON.stringify(o), served, choice),
+  ): Promise<void> {
+    const items = await this.#allAtVersion(
+      ctx.info?.apiVersion,
+      objects.map((o) => JSON.stringify(o)),
+      served,
+      choice,
+      served.schema.listKind,
     );
     this.#sendJson(ctx, 200, this.#listJson(served, version, {}, items), choice, served);
   }
@@ -261,13 +301,13 @@ export class Codec {
       }
       this.#checkTypeMeta(decoded, served, version);
       this.#fieldValidation(ctx, decoded, served, version, []);
-      return this.#toStorage(decoded, served, version);
+      return await this.#toStorage(decoded, served, version);
     }
     const { value, duplicates } = this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body");
     if (!isObject(value)) throw errors.badRequest("the request body must be an object");
     this.#checkTypeMeta(value, served, version);
     this.#fieldValidation(ctx, value, served, version, duplicates);
-    return this.#toStorage(value, served, version);
+    return await this.#toStorage(value, served, version);
   }
 
   #checkTypeMeta(object: JsonObject, served: Resource, version: string): void {
@@ -293,7 +333,7 @@ export class Codec {
   }
 
   /** An object at the request's version in its stored form. */
-  toStorage(object: JsonObject, served: Resource, version: string): JsonObject {
+  toStorage(object: JsonObject, served: Resource, version: string): Promise<JsonObject> {
     return this.#toStorage(object, served, version);
   }
 
@@ -313,11 +353,13 @@ export class Codec {
   }
 
   /** A body at the request's version, as the storage version holds it. */
-  #toStorage(object: JsonObject, served: Resource, version: string): JsonObject {
+  async #toStorage(object: JsonObject, served: Resource, version: string): Promise<JsonObject> {
     const { schema } = served;
     if (!("registry" in served) || !schema.convert) return object;
     const stored = storageVersion(schema).name;
-    return stored === version ? object : schema.convert(object, stored);
+    if (stored === version) return object;
+    if (schema.convertMany) return (await schema.convertMany([object], stored))[0] as JsonObject;
+    return schema.convert(object, stored);
   }
 
   #fieldValidation(
@@ -351,8 +393,11 @@ export class Codec {
       // A body at another version than the stored one is pruned by that version's schema.
       const atVersion = schema.versions.find((v) => v.name === version);
       if (atVersion?.schema && !atVersion.storage) {
-        const compiled = compileSchema(atVersion.schema, { builtin: atVersion.catalogType !== undefined });
-        const unknown = compiled.prune(object, { root: false });
+        const builtin = atVersion.catalogType !== undefined;
+        const compiled = compileSchema(atVersion.schema, { builtin });
+        // A custom resource's version schema does not declare apiVersion, kind and metadata: they
+        // stay for the storage version's pruning.
+        const unknown = compiled.prune(object, { root: !builtin });
         compiled.dropNulls(object);
         return unknown;
       }
@@ -382,7 +427,12 @@ export class Codec {
     const { schema } = served;
     const stored = storageVersion(schema).name;
     // Patches are written against the version the request names.
-    const base = schema.convert && version !== stored ? schema.convert(current, version) : current;
+    const base =
+      !schema.convert || version === stored
+        ? current
+        : schema.convertMany
+          ? ((await schema.convertMany([current], version))[0] as JsonObject)
+          : schema.convert(current, version);
     const result =
       type === "application/strategic-merge-patch+json"
         ? this.#strategicPatch(base, patch, served, version)
@@ -390,7 +440,7 @@ export class Codec {
     await turnIf(large);
     if (!isObject(result)) throw errors.badRequest("the patched object is not a JSON object");
     this.#checkTypeMeta(result, served, version);
-    return this.#toStorage(result, served, version);
+    return await this.#toStorage(result, served, version);
   }
 
   #strategicPatch(base: JsonObject, patch: unknown, served: Resource, version: string): JsonObject {
@@ -414,6 +464,21 @@ export class Codec {
     const text = bodyText(ctx);
     const body = text.trim() === "" ? undefined : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body").value;
     return readDeleteOptions(body, ctx.url.searchParams, this.naming.group("meta"));
+  }
+
+  /**
+   * A change's object at the watch's version when converting calls out (a CRD's conversion
+   * webhook), ahead of watchFrame, which frames synchronously; other changes as they are.
+   */
+  async watchDelivery(
+    d: WatchDelivery,
+    choice: OutputChoice,
+    served: Resource,
+    version: string,
+  ): Promise<WatchDelivery> {
+    if (d.type === "BOOKMARK" || d.type === "ERROR" || !served.schema.convertMany) return d;
+    const [json] = await this.#allAtVersion(version, [d.item.json], served, choice);
+    return json === d.item.json ? d : { ...d, item: { ...d.item, json: json as string } };
   }
 
   watchFrame(

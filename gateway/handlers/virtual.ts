@@ -37,7 +37,7 @@ export async function handleVirtual(
     await admission.validate(body, undefined);
   }
   const object = await target.create(ctx, body, version, namespace, name);
-  env.codec.sendObject(ctx, 201, object, choice, target);
+  await env.codec.sendObject(ctx, 201, object, choice, target);
 }
 
 /** A subresource action's body is of one version (TokenRequest: authentication/v1). */

@@ -70,7 +70,15 @@ export async function serveWatch(
   const mediaKey = `${choice.kind}:${choice.contentType}:${version}`;
   let first = true;
   try {
-    for await (const delivery of watcher) {
+    for await (const change of watcher) {
+      if (closed) break;
+      let delivery = change;
+      try {
+        delivery = await env.codec.watchDelivery(change, choice, served, version);
+      } catch {
+        // An object its conversion webhook cannot convert ends the watch, as upstream's does.
+        break;
+      }
       if (closed) break;
       // A table stream's first frame carries the column definitions, so it is this watcher's own.
       const frame =

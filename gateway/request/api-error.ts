@@ -10,6 +10,7 @@ import {
   TooLargeResourceVersionError,
 } from "../../backends/cacher/index.ts";
 import { isStorageError } from "../../backends/contract/index.ts";
+import { ConversionError } from "../../backends/crd/index.ts";
 import {
   clip,
   ERROR_LIMITS,
@@ -70,13 +71,14 @@ export interface Status {
 /** A failure with its HTTP code and Status body. */
 export class ApiError extends Error {
   readonly code: number;
-  readonly reason: StatusReason;
+  /** "" is upstream's StatusReasonUnknown (a failure it has no reason for). */
+  readonly reason: StatusReason | "";
   readonly details: StatusDetails | undefined;
   readonly continueToken: string | undefined;
 
   constructor(
     code: number,
-    reason: StatusReason,
+    reason: StatusReason | "",
     message: string,
     details?: StatusDetails,
     continueToken?: string,
@@ -294,6 +296,8 @@ export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiE
   if (err instanceof RemoteUnavailableError)
     return errors.unavailable(`APIService "${err.apiService}" is unavailable: ${err.message}`);
   if (err instanceof RemoteTimeoutError) return errors.timeout(`Timeout: ${err.message}`);
+  // Upstream answers a failed conversion with its text, a 500 without a reason.
+  if (err instanceof ConversionError) return new ApiError(500, "", err.message);
   if (isStorageError(err)) {
     const r = ref ?? { group: "", resource: "" };
     const n = name ?? err.key?.split("/").pop() ?? "";

@@ -41,5 +41,5 @@ export const create: VerbHandler = async (ctx, env, { served, ns, subresource, v
     track: (next, old) => fields.update(old, next, sent, manager),
     ...(admission ? { admission: admission.validate } : {}),
   });
-  codec.sendObject(ctx, 201, object, choice, served);
+  await codec.sendObject(ctx, 201, object, choice, served);
 };

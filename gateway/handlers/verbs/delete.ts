@@ -27,7 +27,7 @@ export const del: VerbHandler = async (ctx, env, { served, ns, name, subresource
   if (registry.strategy.returnDeletedObject || !result.removed) {
     // Upstream answers 202 for a pending deletion only when orphanDependents=false was asked.
     const code = !result.removed && options.orphanDependents === false ? 202 : 200;
-    codec.sendObject(ctx, code, result.object, choice, served);
+    await codec.sendObject(ctx, code, result.object, choice, served);
     return;
   }
   const m = result.object.metadata as { name?: string; uid?: string };

@@ -37,5 +37,5 @@ export const deletecollection: VerbHandler = async (ctx, env, { served, ns, vers
       if (!(err instanceof RegistryError && err.reason === "NotFound")) throw err;
     }
   }
-  codec.sendObjects(ctx, deleted, choice, served, version);
+  await codec.sendObjects(ctx, deleted, choice, served, version);
 };

@@ -14,5 +14,5 @@ export const list: VerbHandler = async (ctx, env, { served, ns, version }) => {
     continue: query(ctx, "continue"),
     ...selectors(ctx, served),
   });
-  env.codec.sendList(ctx, result, choice, served, version);
+  await env.codec.sendList(ctx, result, choice, served, version);
 };

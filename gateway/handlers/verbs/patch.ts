@@ -57,7 +57,7 @@ export const patch: VerbHandler = async (ctx, env, { served, ns, name, subresour
       async (current) => {
         if (!current) await checkCreateByWrite(ctx, env);
         const applied = await fields.apply(current, cloneJson(config), manager, force);
-        const next = codec.toStorage(applied, served, version);
+        const next = await codec.toStorage(applied, served, version);
         registry.matchNamespace(next, ns);
         if (admission) await admission.admit(registry.decoded(next), current);
         await env.checkWrite?.(ctx, {
@@ -72,7 +72,7 @@ export const patch: VerbHandler = async (ctx, env, { served, ns, name, subresour
       },
       { ...options, createIfMissing: !subresource },
     );
-    codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
+    await codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
     return;
   }
   const body = await codec.readPatch(ctx, type);
@@ -101,5 +101,5 @@ export const patch: VerbHandler = async (ctx, env, { served, ns, name, subresour
     },
     { ...options, createIfMissing: false, track: (next, old) => fields.update(old, next, sent, manager) },
   );
-  codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
+  await codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
 };

@@ -51,5 +51,5 @@ export const update: VerbHandler = async (ctx, env, { served, ns, name, subresou
       ...(admission ? { admission: admission.validate } : {}),
     },
   );
-  codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
+  await codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
 };
