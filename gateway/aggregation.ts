@@ -77,7 +77,11 @@ export function startAggregation(options: {
       if (state && !state.available) throw new RemoteUnavailableError(entry.name, state.message);
       const abort = new AbortController();
       const raw = ctx.reply.raw;
-      raw.once("close", () => abort.abort());
+      // Only a client that leaves before the answer is sent ends the call (aborting costs).
+      raw.once("close", () => {
+        if (!raw.writableFinished) abort.abort();
+      });
+      const timeout = timeoutMs(ctx);
       const body = ctx.req.body;
       await options.backend.forward(
         entry,
@@ -88,13 +92,14 @@ export function startAggregation(options: {
           body: Buffer.isBuffer(body) ? body : undefined,
           user: ctx.user,
           signal: abort.signal,
-          timeoutMs: timeoutMs(ctx),
+          timeoutMs: timeout,
         },
         (status, headers) => {
           ctx.reply.hijack();
           ctx.done = true;
           raw.writeHead(status, headers);
-          raw.flushHeaders();
+          // A watch's client learns at once that it began; other heads go out with the body.
+          if (timeout === undefined) raw.flushHeaders();
           return raw;
         },
       );

@@ -38,7 +38,7 @@ const STALLED_SENT_BOUND = 32 * 1024 * 1024;
 /**
  * The gateway's RSS growth (after a full GC) while it holds a client that reads nothing, and its
  * peak (sampled, no GC) while it streams the 512 MiB to a client that reads: socket and TLS
- * buffers, undici's chunks not yet collected. Observed under 1 MiB settled, 40-52 MiB peak.
+ * buffers, undici's chunks not yet collected. Observed under 1 MiB settled, 40-72 MiB peak.
  */
 const STALLED_RSS_BOUND = 48 * 1024 * 1024;
 const STREAMING_RSS_BOUND = 128 * 1024 * 1024;
@@ -61,6 +61,7 @@ interface BigStream {
 }
 const bigStreams: BigStream[] = [];
 const endlessDiscovery: BigStream[] = [];
+const quietWatches: { closed: boolean }[] = [];
 
 function resourceList(group: string): string {
   return JSON.stringify({
@@ -158,6 +159,23 @@ function answer(req: import("node:http").IncomingMessage, res: import("node:http
     case "cut.example.com":
       if (rest.endsWith("/early")) {
         req.socket.destroy();
+        return;
+      }
+      if (rest.endsWith("/short")) {
+        // A tenth of the body it announces, then the connection breaks.
+        res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+        res.write("x".repeat(100), () => setImmediate(() => res.socket?.destroy()));
+        return;
+      }
+      if (rest.endsWith("/quiet") && url.includes("watch=")) {
+        // A watch that has nothing to say yet: the head, and then nothing until the client leaves.
+        quietWatches.push({ closed: false });
+        const state = quietWatches.at(-1) as { closed: boolean };
+        res.on("close", () => {
+          state.closed = true;
+        });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.flushHeaders();
         return;
       }
       if (!discovery) {
@@ -376,6 +394,15 @@ describe("extension servers that misbehave", () => {
     assert.deepEqual(seen, ["ADDED"]);
     assert.ok(ended === "ended" || ended === "failed");
 
+    // A short answer of announced length is read whole before it is sent on: cut, it is a 503.
+    const short = await admin.call("GET", "/apis/cut.example.com/v1/namespaces/default/things/short");
+    assert.equal(short.status, 503, short.text);
+    assert.equal(short.body.reason, "ServiceUnavailable");
+    assert.match(
+      short.body.message,
+      /^APIService "v1\.cut\.example\.com" is unavailable: error trying to reach service: /,
+    );
+
     const early = await admin.call("GET", "/apis/cut.example.com/v1/namespaces/default/things/early");
     assert.equal(early.status, 503, early.text);
     assert.equal(early.body.reason, "ServiceUnavailable");
@@ -387,6 +414,20 @@ describe("extension servers that misbehave", () => {
     assert.equal(await readyz(), 200);
     assert.equal((await admin.call("GET", "/apis/cut.example.com/v1")).status, 200);
     assert.equal((await condition("cut.example.com"))?.status, "True");
+  });
+
+  it("a watch's head reaches the client before any event, and the call to the extension ends when the client leaves", async () => {
+    const leave = new AbortController();
+    const res = await request(`${admin.server}/apis/cut.example.com/v1/namespaces/default/quiet?watch=1`, {
+      dispatcher: streamAgent,
+      signal: AbortSignal.any([leave.signal, AbortSignal.timeout(20_000)]),
+    });
+    assert.equal(res.statusCode, 200);
+    assert.equal(quietWatches.length, 1);
+    assert.equal(quietWatches[0]?.closed, false);
+    res.body.on("error", () => {});
+    leave.abort();
+    await eventually(() => quietWatches[0]?.closed === true, 10_000, "the extension's watch to be closed");
   });
 
   it("a 512 MiB answer streams under backpressure: a client that reads nothing holds the extension back, one that reads gets it all; the gateway's memory stays bounded", async () => {

@@ -41,6 +41,21 @@ export interface IdentityHeaderNames {
   readonly prefixes: readonly string[];
 }
 
+const loweredNames = new WeakMap<IdentityHeaderNames, { names: Set<string>; prefixes: string[] }>();
+
+/** The settings in lower case, worked out once per settings object rather than per request. */
+function lowered(identity: IdentityHeaderNames): { names: Set<string>; prefixes: string[] } {
+  let found = loweredNames.get(identity);
+  if (!found) {
+    found = {
+      names: new Set(identity.names.map((h) => h.toLowerCase())),
+      prefixes: identity.prefixes.map((h) => h.toLowerCase()),
+    };
+    loweredNames.set(identity, found);
+  }
+  return found;
+}
+
 /**
  * The headers sent on: the request's own, less hop-by-hop ones, `Authorization`, `Impersonate-*`
  * and every identity header (`X-Remote-*` and the gateway's request-header names and prefixes),
@@ -51,8 +66,7 @@ export function forwardedHeaders(
   user: ProxiedUser,
   identity: IdentityHeaderNames = { names: [], prefixes: [] },
 ): Record<string, string | string[]> {
-  const names = new Set(identity.names.map((h) => h.toLowerCase()));
-  const prefixes = identity.prefixes.map((h) => h.toLowerCase());
+  const { names, prefixes } = lowered(identity);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(incoming)) {
     const lower = name.toLowerCase();

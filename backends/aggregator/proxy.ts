@@ -45,17 +45,27 @@ export interface ForwardRequest {
   readonly timeoutMs: number | undefined;
 }
 
+/**
+ * Answers of at most this many bytes (by their Content-Length) are read whole and sent on in one
+ * write with their head, rather than streamed: a GET of one object is one write to the client.
+ */
+const WHOLE_ANSWER_BYTES = 64 * 1024;
+
 export class RemoteBackend {
   readonly #o: RemoteBackendOptions;
+  /** Entries are replaced when their APIService changes, so an entry's identity never does. */
+  readonly #dispatchers = new WeakMap<ApiServiceEntry, { serverName: string; dispatcher: Dispatcher }>();
 
   constructor(options: RemoteBackendOptions) {
     this.#o = options;
   }
 
   /**
-   * Sends the request to the APIService's extension and streams the answer into the response
-   * `begin` opens with the extension's status and headers. Throws RemoteUnavailableError or
-   * RemoteTimeoutError before `begin`; once the answer has begun, a failure ends the response.
+   * Sends the request to the APIService's extension and sends its answer on through the response
+   * `begin` opens with the extension's status and headers: a small answer of known length whole
+   * (one write to the client), any other as it streams, under backpressure. Throws
+   * RemoteUnavailableError or RemoteTimeoutError before `begin`; once the answer has begun, a
+   * failure ends the response.
    */
   async forward(
     entry: ApiServiceEntry,
@@ -64,37 +74,68 @@ export class RemoteBackend {
   ): Promise<void> {
     const target = await this.#target(entry);
     const dispatcher = this.#dispatcher(entry, target.serverName);
-    const deadline = request.timeoutMs !== undefined ? AbortSignal.timeout(request.timeoutMs) : undefined;
-    const signal = deadline ? AbortSignal.any([request.signal, deadline]) : request.signal;
-    const origin = new URL(target.url).origin;
-    let answer: Dispatcher.ResponseData;
+    // One controller for both the client leaving and the deadline: AbortSignal.any and
+    // AbortSignal.timeout cost more on every request than a listener and a timer.
+    const controller = new AbortController();
+    const leave = () => controller.abort();
+    if (request.signal.aborted) leave();
+    else request.signal.addEventListener("abort", leave, { once: true });
+    let timedOut = false;
+    const timer =
+      request.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, request.timeoutMs);
+    const failure = (err: unknown): Error =>
+      timedOut
+        ? new RemoteTimeoutError(
+            "request did not complete within requested timeout - context deadline exceeded",
+          )
+        : new RemoteUnavailableError(entry.name, `error trying to reach service: ${describe(err)}`);
     try {
-      answer = await dispatcher.request({
-        origin,
-        path: request.url,
-        method: request.method as Dispatcher.HttpMethod,
-        headers: forwardedHeaders(request.headers, request.user, this.#o.identityHeaders),
-        ...(request.body && request.body.length > 0 ? { body: request.body } : {}),
-        signal,
-        // The request's own deadline bounds waiting for the answer; a stream may then run on.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-    } catch (err) {
-      if (deadline?.aborted)
-        throw new RemoteTimeoutError(
-          "request did not complete within requested timeout - context deadline exceeded",
-        );
-      throw new RemoteUnavailableError(entry.name, `error trying to reach service: ${describe(err)}`);
-    }
-    const response = begin(answer.statusCode, returnedHeaders(answer.headers));
-    try {
-      await pipeline(answer.body, response);
-    } catch {
-      // The client left, the deadline passed mid-answer or the extension broke off: the status is
-      // sent already, so the response just ends.
-      answer.body.destroy();
-      response.destroy();
+      let answer: Dispatcher.ResponseData;
+      try {
+        answer = await dispatcher.request({
+          // Aggregator targets carry no path: the URL is the origin.
+          origin: target.url,
+          path: request.url,
+          method: request.method as Dispatcher.HttpMethod,
+          headers: forwardedHeaders(request.headers, request.user, this.#o.identityHeaders),
+          ...(request.body && request.body.length > 0 ? { body: request.body } : {}),
+          signal: controller.signal,
+          // The request's own deadline bounds the answer; watches have none.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        });
+      } catch (err) {
+        throw failure(err);
+      }
+      const headers = returnedHeaders(answer.headers);
+      const length = Number(answer.headers["content-length"] ?? Number.NaN);
+      if (length <= WHOLE_ANSWER_BYTES) {
+        let body: Buffer;
+        try {
+          body = Buffer.from(await answer.body.arrayBuffer());
+        } catch (err) {
+          throw failure(err);
+        }
+        begin(answer.statusCode, headers).end(body);
+        return;
+      }
+      const response = begin(answer.statusCode, headers);
+      try {
+        await pipeline(answer.body, response);
+      } catch {
+        // The client left, the deadline passed mid-answer or the extension broke off: the status
+        // is sent already, so the response just ends.
+        answer.body.destroy();
+        response.destroy();
+      }
+    } finally {
+      clearTimeout(timer);
+      request.signal.removeEventListener("abort", leave);
     }
   }
 
@@ -142,13 +183,19 @@ export class RemoteBackend {
     }
   }
 
+  /** The shared client for the entry's TLS identity, kept per entry (the pool keys on whole PEMs). */
   #dispatcher(entry: ApiServiceEntry, serverName: string): Dispatcher {
-    return this.#o.dispatchers.get({
+    const known = this.#dispatchers.get(entry);
+    if (known && known.serverName === serverName && !(known.dispatcher as { closed?: boolean }).closed)
+      return known.dispatcher;
+    const dispatcher = this.#o.dispatchers.get({
       serverName,
       ...(entry.caPem ? { caPem: entry.caPem } : {}),
       insecure: entry.insecure,
       client: this.#o.client,
     });
+    this.#dispatchers.set(entry, { serverName, dispatcher });
+    return dispatcher;
   }
 
   /** Where the APIService's Service is called; throws ServiceUnreachableError. */
