@@ -323,6 +323,12 @@ export const OPTION_SPECS = [
     help: "key of --proxy-client-cert-file (default <data-dir>/pki/front-proxy-client.key)",
   },
   {
+    flag: "apiservice-availability-interval",
+    key: "apiServiceAvailabilityInterval",
+    kind: "duration",
+    help: "how often every remote APIService's extension server is checked again (it is also checked whenever the APIService, its Service or EndpointSlices change)",
+  },
+  {
     flag: "enable-aggregator-routing",
     key: "enableAggregatorRouting",
     kind: "bool",
@@ -470,6 +476,7 @@ export interface ServerOptions {
   proxyClientCertFile: string | undefined;
   proxyClientKeyFile: string | undefined;
   enableAggregatorRouting: boolean;
+  apiServiceAvailabilityInterval: number;
   authorizationModes: ("AlwaysAllow" | "AlwaysDeny" | "RBAC" | "Node" | "Webhook")[];
   authorizationWebhookConfigFile: string | undefined;
   authorizationWebhookVersion: "v1beta1" | "v1";
@@ -545,6 +552,7 @@ export const DEFAULTS: ServerOptions = {
   proxyClientCertFile: undefined,
   proxyClientKeyFile: undefined,
   enableAggregatorRouting: true,
+  apiServiceAvailabilityInterval: 30_000,
   authorizationModes: ["Node", "RBAC"],
   authorizationWebhookConfigFile: undefined,
   authorizationWebhookVersion: "v1beta1",

@@ -451,7 +451,7 @@ async function main(options: ServerOptions): Promise<void> {
       client: mastersClient,
       group: naming.group("apiregistration"),
       metrics,
-      periodMs: 30_000,
+      periodMs: options.apiServiceAvailabilityInterval,
       onError: onControllerError,
     });
     // A Service or its endpoints changing may change an extension's availability.
