@@ -18,6 +18,10 @@
 //                                                                    the list against its RSS before
 //   S11 GET (random names, 50 conns), LIST limit=500, create,      vs the same requests to a gateway
 //       watch start, against a gateway holding 100k ConfigMaps        holding 1k (20k with --quick)
+//   S12 GET of one custom object through the gateway to an          vs the same GET sent straight to
+//       extension API server (a second gateway behind an              the extension, and its own watch
+//       APIService), 50 and 1 conns; watch events through the
+//       proxy (writes straight to the extension)
 //
 // Objects: ConfigMaps whose one data value is a Pod-like JSON string (fixtures.ts, ~2.4 KB). Creates
 // use explicit names (prefix + counter) so that the delete runs can take exactly the created names;
@@ -33,12 +37,14 @@
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, Pool, request } from "undici";
+import { naming } from "../../backends/naming/index.ts";
 import { ApiClient } from "../support/api-client.ts";
+import { createServedCrd } from "../support/custom-resources.ts";
 import { freePort, type GatewayProcess, startGateway } from "../support/gateway-process.ts";
 import { median, podJson, procMemory, resetPeakRss } from "./fixtures.ts";
 import {
@@ -65,12 +71,12 @@ import type { WatchClientConfig, WatchClientResult } from "./watch-client.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
-const SCENARIOS = ["S1", "S2", "S3", "S5", "S7", "S9", "S11"] as const;
+const SCENARIOS = ["S1", "S2", "S3", "S5", "S7", "S9", "S11", "S12"] as const;
 type ScenarioId = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: node test/bench/http.ts [--quick] [--only=${SCENARIOS.join(",")}] [--cpu-prof=<dir>]
   --quick           shorter runs and fewer pairs (about 2 minutes)
-  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7,S9,S11 as in BENCHMARKS.md)
+  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7,S9,S11,S12 as in BENCHMARKS.md)
   --cpu-prof=<dir>  run the gateway under node --cpu-prof, writing its profile to <dir>`;
 
 let cpuProf: string | undefined;
@@ -107,6 +113,8 @@ const WATCH_CLIENT = join(HERE, "watch-client.ts");
 const WATCH_NS = "bench-watch";
 const UNPAGED_NS = "bench-unpaged";
 const UNPAGED_OBJECTS = QUICK ? 20_000 : 100_000;
+/** The gateways run in the default naming preset. */
+const BENCH_NAMING = naming("cluster");
 const FANOUT_CONFIGS = [
   { watchers: 100, rate: 100 },
   { watchers: 1_000, rate: 10 },
@@ -1268,6 +1276,234 @@ function growthRow(what: string, sizes: string, runs: [RunResult[], RunResult[]]
   });
 }
 
+// ---- S12: GET and watch through the gateway to an extension API server ----------------------------
+
+const EXT_GROUP = "bench.example.com";
+const EXT_NS = "bench-ext";
+const EXT_WIDGETS = `/apis/${EXT_GROUP}/v1/namespaces/${NS}/widgets`;
+const EXT_WATCH_CONFIGS = [
+  { watchers: 1, rate: 50 },
+  { watchers: 100, rate: 10 },
+] as const;
+
+/** A Widget whose spec is the Pod-like JSON of `podIndex` (the size of S1's object). */
+function widgetJson(name: string, podIndex: number): string {
+  return JSON.stringify({
+    apiVersion: `${EXT_GROUP}/v1`,
+    kind: "Widget",
+    metadata: { name, namespace: NS },
+    spec: JSON.parse(podJson(podIndex)) as unknown,
+  });
+}
+
+/**
+ * A second gateway as the extension API server (pinned to CPU 0 beside the first): it trusts the
+ * first one's front-proxy client certificate (requestheader authentication; the bench user is in
+ * system:masters, so its RBAC needs no webhook), serves Widgets from a CRD of its own, and takes
+ * the bench token for the direct runs. The first gateway routes the group there through an
+ * APIService and an ExternalName Service for localhost.
+ */
+async function startExtension(env: Env): Promise<GatewayProcess> {
+  // Its serving certificate from the first gateway's CA, which clients of either then trust.
+  const dataDir = await mkdtemp(join(tmpdir(), "cg-bench-ext-"));
+  await mkdir(join(dataDir, "pki"));
+  for (const file of ["ca.crt", "ca.key"])
+    await copyFile(join(env.gw.dataDir, "pki", file), join(dataDir, "pki", file));
+  const ext = await startGateway(
+    [
+      `--token-auth-file=${tokenDir ? join(tokenDir, "tokens.csv") : await benchTokenFile()}`,
+      `--tls-sans=ext.${EXT_NS}.svc`,
+      `--requestheader-client-ca-file=${join(env.gw.dataDir, "pki", "front-proxy-ca.crt")}`,
+      "--requestheader-allowed-names=front-proxy-client",
+    ],
+    { dataDir, port: await freePort() },
+  );
+  children.add(ext.child);
+  try {
+    await registerExtension(env, ext);
+    return ext;
+  } catch (err) {
+    await ext.stop();
+    children.delete(ext.child);
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The extension's Widget, and the Service and APIService that route its group there. */
+async function registerExtension(env: Env, ext: GatewayProcess): Promise<void> {
+  pin(ext.child.pid as number, 0);
+  const extApi = new ApiClient(ext.kubeconfig);
+  try {
+    await createServedCrd(extApi, {
+      apiextensions: BENCH_NAMING.group("apiextensions"),
+      group: EXT_GROUP,
+      kind: "Widget",
+      schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    });
+    const made = await extApi.call("POST", EXT_WIDGETS, { raw: widgetJson("bench-get", 0) });
+    if (made.status !== 201) throw new Error(`extension: POST widget: ${made.status} ${made.text}`);
+  } finally {
+    await extApi.close();
+  }
+  await expectStatus(
+    env,
+    "POST",
+    "/api/v1/namespaces",
+    JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: EXT_NS } }),
+    [201, 409],
+  );
+  await expectStatus(
+    env,
+    "POST",
+    `/api/v1/namespaces/${EXT_NS}/services`,
+    JSON.stringify({ metadata: { name: "ext" }, spec: { type: "ExternalName", externalName: "localhost" } }),
+    [201],
+  );
+  const caBundle = readFileSync(join(ext.dataDir, "pki", "ca.crt")).toString("base64");
+  await expectStatus(
+    env,
+    "POST",
+    `/apis/${BENCH_NAMING.group("apiregistration")}/v1/apiservices`,
+    JSON.stringify({
+      metadata: { name: `v1.${EXT_GROUP}` },
+      spec: {
+        group: EXT_GROUP,
+        version: "v1",
+        service: { namespace: EXT_NS, name: "ext", port: ext.port },
+        caBundle,
+        groupPriorityMinimum: 1000,
+        versionPriority: 15,
+      },
+    }),
+    [201],
+  );
+  const deadline = now() + 30_000;
+  while ((await env.api.call("GET", `${EXT_WIDGETS}/bench-get`)).status !== 200) {
+    if (now() > deadline) throw new Error(`${EXT_WIDGETS}/bench-get never answered through the gateway`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function benchAggregation(env: Env): Promise<void> {
+  progress("S12: starting the extension API server (a second gateway, pinned to CPU 0)");
+  const ext = await startExtension(env);
+  const extPid = ext.child.pid as number;
+  try {
+    const path = `${EXT_WIDGETS}/bench-get`;
+    const bytes = Buffer.byteLength((await env.api.call("GET", path)).text);
+    const gwSpec = { port: env.gw.port, pid: env.gwPid, mode: "get", path } as const;
+    const extSpec = { port: ext.port, pid: extPid, mode: "get", path } as const;
+    for (const [connections, pairs, runS, warmS] of [
+      [CONNS, CFG.pairs, CFG.runS, CFG.warmS],
+      [1, CFG.pairs, CFG.minorRunS, CFG.minorWarmS],
+    ] as const) {
+      progress(`S12: GET one Widget (${fmtBytes(bytes)}), ${connections} conn, ${pairs} pairs of ${runS} s`);
+      const direct: RunResult[] = [];
+      const proxied: RunResult[] = [];
+      for (let i = 0; i < pairs; i++) {
+        direct.push(await warmAndRun({ ...extSpec, connections, seconds: runS }, warmS));
+        proxied.push(await warmAndRun({ ...gwSpec, connections, seconds: runS }, warmS));
+        progress(
+          `    pair ${i + 1}: direct ${fmtRate(direct[i]?.rate ?? 0)}, through the gateway ${fmtRate(proxied[i]?.rate ?? 0)}`,
+        );
+      }
+      checkRuns(`S12 GET ${connections} conn (through the gateway)`, proxied);
+      checkRuns(`S12 GET ${connections} conn (direct)`, direct);
+      const ratios = proxied.map((g, i) => g.rate / (direct[i] as RunResult).rate);
+      const addedP50 = proxied.map((g, i) => g.p50 - (direct[i] as RunResult).p50);
+      const addedP99 = proxied.map((g, i) => g.p99 - (direct[i] as RunResult).p99);
+      const cell = (runs: RunResult[]) =>
+        `${fmtList(
+          runs.map((r) => r.rate),
+          fmtRate,
+        )}; p50 ${fmtMs(median(runs.map((r) => r.p50)))}, p99 ${fmtMs(median(runs.map((r) => r.p99)))}`;
+      add({
+        id: "S12",
+        figure: `GET a Widget (${fmtBytes(bytes)}) through the gateway to the extension, ${connections} conn${connections > 1 ? "s" : ""}`,
+        subject: cell(proxied),
+        baseline: `straight to the extension ${cell(direct)}`,
+        ratio: `${fmtRatio(ratios)}; p50 +${fmtList(addedP50, fmtMs)}`,
+        cpu: cpuCell(proxied, direct),
+        target: connections === CONNS ? "≥ 0.5x" : "≤ 0.5 ms added p50",
+        verdict: connections === CONNS ? verdict(median(ratios) >= 0.5) : verdict(median(addedP50) <= 0.5),
+      });
+      if (connections === 1)
+        notes.push(
+          `S12 GET: added p99 at 1 conn ${fmtList(addedP99, fmtMs)}; the p50 target is judged at 1 connection, ` +
+            "where it is the proxy's own latency (at 50 connections p50 is queueing and follows the throughput ratio)",
+        );
+    }
+
+    const ca = readFileSync(join(env.gw.dataDir, "pki", "ca.crt"), "utf8");
+    const body = widgetJson("__NAME__", 1);
+    for (const { watchers, rate } of EXT_WATCH_CONFIGS) {
+      progress(
+        `S12: watch ${watchers} x ${rate} ev/s through the gateway, ${CFG.pairs} pairs of ${CFG.runS} s`,
+      );
+      const direct: FanoutResult[] = [];
+      const proxied: FanoutResult[] = [];
+      for (let i = 0; i < CFG.pairs; i++) {
+        for (const [port, pid, runs] of [
+          [ext.port, extPid, direct],
+          [env.gw.port, env.gwPid, proxied],
+        ] as const) {
+          // From the current revision: no initial events, so frame k answers write k.
+          const listed = await env.api.call("GET", `${EXT_WIDGETS}?limit=1`);
+          const rv = (listed.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+          runs.push(
+            await fanoutRun(pid, {
+              ca,
+              token: BENCH_TOKEN,
+              body,
+              watchers,
+              rate,
+              warmupMs: CFG.warmS * 1000,
+              durationMs: CFG.runS * 1000,
+              port,
+              writePort: ext.port,
+              watchPath: `${EXT_WIDGETS}?watch=true&resourceVersion=${rv}`,
+              writePath: EXT_WIDGETS,
+              namePrefix: `x${++fanoutRound}-`,
+            }),
+          );
+        }
+        progress(
+          `    pair ${i + 1}: p99 direct ${fmtMs(direct[i]?.p99 ?? Number.NaN)}, through the gateway ${fmtMs(proxied[i]?.p99 ?? Number.NaN)}`,
+        );
+      }
+      const missing = [...direct, ...proxied].reduce((n, r) => n + (r.expected - r.deliveries), 0);
+      const added = proxied.map((g, i) => g.p99 - (direct[i] as FanoutResult).p99);
+      const lat = (runs: FanoutResult[]) =>
+        `p50 ${fmtMs(median(runs.map((r) => r.p50)))}, p99 ${fmtList(
+          runs.map((r) => r.p99),
+          fmtMs,
+        )}`;
+      add({
+        id: "S12",
+        figure: `watch ${watchers} x ${rate} ev/s through the gateway: write sent -> frame received`,
+        subject: lat(proxied),
+        baseline: `the extension's own watch: ${lat(direct)}; ${missing} frames missing`,
+        ratio: `p99 +${fmtList(added, fmtMs)}`,
+        cpu: `gateway ${fmtUs(median(proxied.map((r) => r.cpuPerDeliveryUs)))} / extension ${fmtUs(median(direct.map((r) => r.cpuPerDeliveryUs)))} per delivery`,
+        target: "≤ 2 ms added p99",
+        verdict: verdict(median(added) <= 2 && missing === 0),
+      });
+    }
+    notes.push(
+      "S12: the extension is a second gateway (embedded store, durable) serving a CRD's Widgets, pinned to " +
+        "CPU 0 with the first, so a proxied request costs both on the one core; wrk and the watch client " +
+        "send the bench token to either. The CPU column is the gateway's per proxied request against the " +
+        "extension's per direct one. Watch writes go straight to the extension in both runs; only the " +
+        "watch stream differs",
+    );
+  } finally {
+    await ext.stop();
+    children.delete(ext.child);
+    await rm(ext.dataDir, { recursive: true, force: true });
+  }
+}
+
 // ---- main ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -1321,6 +1557,7 @@ async function main(): Promise<void> {
     await section(["S5"], "S5 watch fan-out", () => benchFanout(env));
     await section(["S9"], "S9 unpaged LIST", () => benchUnpagedList(env));
     await section(["S11"], "S11 growth 1k to 100k", () => benchGrowth(env));
+    await section(["S12"], "S12 aggregation", () => benchAggregation(env));
 
     if (setupTimeouts > 0)
       notes.push(

@@ -19,6 +19,8 @@ export interface WatchClientConfig {
   readonly token: string;
   readonly watchPath: string;
   readonly writePath: string;
+  /** Where the writes go when not to `port` (S12 writes to the extension, watches through the gateway). */
+  readonly writePort?: number;
   /** A JSON body with `__NAME__` where each write puts its own name. */
   readonly body: string;
   readonly namePrefix: string;
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
       const req = request(
         {
           ...tls,
+          port: config.writePort ?? config.port,
           path: config.writePath,
           method: "POST",
           headers: { ...headers, "content-type": "application/json" },
