@@ -2,8 +2,12 @@
 // say which group/versions extension servers serve; a request for one of them (resources, or the
 // group version's discovery document) is proxied there after the access stages, without the
 // gateway's admission (the extension runs its own, as upstream).
+
+import type { Socket } from "node:net";
 import {
+  type ApiServiceEntry,
   ApiServiceTable,
+  type ProxiedUser,
   type RemoteBackend,
   RemoteUnavailableError,
   readApiService,
@@ -13,6 +17,7 @@ import type { LocalInformer } from "../plugins/objects/index.ts";
 import type { RequestContext } from "./pipeline/index.ts";
 import { isLongRunning } from "./pipeline/inflight-limit.ts";
 import { errors } from "./request/api-error.ts";
+import { isUpgrade } from "./server.ts";
 
 /** Upstream's deadline for requests that are not long-running. */
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -50,6 +55,24 @@ function timeoutMs(ctx: RequestContext): number | undefined {
   return ms > 0 && ms < DEFAULT_TIMEOUT_MS ? ms : DEFAULT_TIMEOUT_MS;
 }
 
+/**
+ * A connection upgrade for an extension: once the extension answers, the client's connection is
+ * taken from the response and joined to the extension's (or handed the extension's refusal).
+ */
+async function upgrade(ctx: RequestContext, entry: ApiServiceEntry, backend: RemoteBackend): Promise<void> {
+  const opened = await backend.upgrade(
+    entry,
+    { method: ctx.req.method, url: ctx.req.url, headers: ctx.req.headers, user: ctx.user as ProxiedUser },
+    String(ctx.req.headers.upgrade),
+  );
+  ctx.reply.hijack();
+  ctx.done = true;
+  const raw = ctx.reply.raw;
+  const socket = raw.socket as Socket;
+  raw.detachSocket(socket);
+  opened.join(socket);
+}
+
 export function startAggregation(options: {
   readonly informer: LocalInformer;
   readonly backend: RemoteBackend;
@@ -75,6 +98,10 @@ export function startAggregation(options: {
       // A dead extension is not waited on: its requests fail at once, as upstream's do.
       const state = options.available?.(entry.name);
       if (state && !state.available) throw new RemoteUnavailableError(entry.name, state.message);
+      if (isUpgrade(ctx.req.raw)) {
+        await upgrade(ctx, entry, options.backend);
+        return true;
+      }
       const abort = new AbortController();
       const raw = ctx.reply.raw;
       // Only a client that leaves before the answer is sent ends the call (aborting costs).

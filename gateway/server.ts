@@ -3,7 +3,7 @@
 // graceful stop that drains in-flight requests. Requests that never reach a route (plain HTTP on
 // this port, a request line and headers past the bound, a request that does not parse) get
 // upstream's answers, as Status objects where upstream's HTTP server has none of its own.
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
+import { type IncomingMessage, ServerResponse, STATUS_CODES } from "node:http";
 import type { ServerOptions as HttpsServerOptions } from "node:https";
 import type { Socket } from "node:net";
 import type { Server as TlsServer } from "node:tls";
@@ -75,7 +75,33 @@ export function createServer(
     connections.set(socket, seen);
     res.once("close", () => seen.answering--);
   });
+  routeUpgrades(app);
   return app;
+}
+
+/**
+ * Requests that ask to switch protocols (exec, port-forward, WebSocket watches) reach Node as
+ * `upgrade` events, which it would otherwise answer by closing the connection. They go through the
+ * same routes, so they are authenticated, audited and authorized as any request, with a response
+ * bound to their socket: a handler that takes the connection over (the aggregator's proxy to an
+ * extension server) answers 101 on it; otherwise the answer is an ordinary Status, and the
+ * connection, no longer HTTP/1.1-parsed, closes after it.
+ */
+function routeUpgrades(app: FastifyInstance): void {
+  app.server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (head.length > 0) socket.unshift(head);
+    socket.on("error", () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.assignSocket(socket);
+    res.shouldKeepAlive = false;
+    res.once("finish", () => socket.end());
+    app.routing(req, res);
+  });
+}
+
+/** Whether a request asks to switch protocols (and arrived through an `upgrade` event). */
+export function isUpgrade(req: IncomingMessage): boolean {
+  return typeof req.headers.upgrade === "string" && /\bupgrade\b/i.test(String(req.headers.connection ?? ""));
 }
 
 /**

@@ -9,6 +9,7 @@ import { createServer as createHttpsServer, type Server } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { connect as tlsConnect } from "node:tls";
 import { load } from "js-yaml";
 import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
 import { ApiClient } from "./support/api-client.ts";
@@ -34,6 +35,7 @@ let admin: ApiClient;
 let extAdmin: ApiClient;
 let anonymous: ApiClient;
 let hang: Server;
+let echo: Server;
 let auditPath: string;
 
 const alice = (method: string, path: string, options: Parameters<ApiClient["call"]>[2] = {}) =>
@@ -169,6 +171,8 @@ after(async () => {
   await anonymous?.close();
   await extAdmin?.close();
   hang?.close();
+  echo?.closeAllConnections?.();
+  echo?.close();
   for (const gw of [main, ext]) {
     await gw?.stop();
     if (gw) await rm(gw.dataDir, { recursive: true, force: true });
@@ -383,5 +387,95 @@ describe("an extension API server behind an APIService", () => {
     const got = await kubectlRun(kubectl, main.kubeconfig, ["get", "widgets", "-n", "default", "-o", "name"]);
     assert.equal(got.code, 0, got.stderr);
     assert.match(got.stdout, new RegExp(`widget\\.${GROUP.replaceAll(".", "\\.")}/w1`));
+  });
+
+  it("passes connection upgrades through both ways, and an extension's refusal back as it is", async () => {
+    const ca = await createAuthority("echo-ca");
+    const leaf = await issueCertificate(ca, {
+      commonName: "echo",
+      usage: "server",
+      altNames: ["echo.ext-system.svc"],
+    });
+    const users: string[] = [];
+    echo = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({
+          kind: "APIResourceList",
+          apiVersion: "v1",
+          groupVersion: "echo.example.com/v1",
+          resources: [],
+        }),
+      );
+      void req;
+    });
+    // Upgrades: 101 and an upper-casing echo, or a refusal with a body for paths ending in /deny.
+    echo.on("upgrade", (req, socket: import("node:net").Socket) => {
+      users.push(String(req.headers["x-remote-user"]));
+      if (req.url?.endsWith("/deny")) {
+        socket.end("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nnot so");
+        return;
+      }
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${req.headers.upgrade}\r\n\r\n`,
+      );
+      socket.on("data", (d: Buffer) => socket.write(d.toString().toUpperCase()));
+    });
+    echo.listen(0, "127.0.0.1");
+    await once(echo, "listening");
+    const port = (echo.address() as { port: number }).port;
+    await service("echo", port);
+    await apiService("echo.example.com", "echo", ca.certPem, port);
+    const config = load(await readFile(main.kubeconfig, "utf8")) as {
+      clusters: { cluster: Record<string, string> }[];
+      users: { user: Record<string, string> }[];
+    };
+    const pem = (k: string, from: Record<string, string> | undefined) =>
+      Buffer.from(from?.[k] ?? "", "base64");
+    const open = async (path: string) => {
+      const socket = tlsConnect({
+        host: "127.0.0.1",
+        port: main.port,
+        ca: pem("certificate-authority-data", config.clusters[0]?.cluster),
+        cert: pem("client-certificate-data", config.users[0]?.user),
+        key: pem("client-key-data", config.users[0]?.user),
+        servername: "localhost",
+      });
+      await once(socket, "secureConnect");
+      let text = "";
+      socket.on("data", (d: Buffer) => {
+        text += d.toString();
+      });
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Remote-User: mallory\r\n\r\n`,
+      );
+      return { socket, text: () => text };
+    };
+    const base = "/apis/echo.example.com/v1/namespaces/default/things/x";
+    // The route is in place once the group version's discovery document comes from the echo peer.
+    await eventually(
+      async () =>
+        (await admin.call("GET", "/apis/echo.example.com/v1")).body?.groupVersion === "echo.example.com/v1",
+      30_000,
+      "the route",
+    );
+    const client = await open(`${base}/exec`);
+    await eventually(() => client.text().includes("\r\n\r\n"), 10_000, "an answer to the upgrade");
+    assert.match(client.text(), /^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    client.socket.write("hello through");
+    await eventually(() => client.text().endsWith("HELLO THROUGH"), 10_000, "the echo");
+    client.socket.destroy();
+    assert.ok(users.length > 0 && users.every((u) => u !== "mallory"), JSON.stringify(users));
+
+    const refused = await open(`${base}/deny`);
+    await eventually(() => refused.text().endsWith("not so"), 10_000, "the refusal");
+    assert.match(refused.text(), /^HTTP\/1\.1 403 Forbidden\r\n/);
+    refused.socket.destroy();
+
+    // An upgrade the gateway itself has no route for gets an ordinary Status.
+    const local = await open("/api/v1/namespaces/default/pods/nope/exec");
+    await eventually(() => local.text().includes('"kind":"Status"'), 10_000, "a Status");
+    assert.match(local.text(), /^HTTP\/1\.1 404 /);
+    local.socket.destroy();
   });
 });

@@ -3,7 +3,7 @@
 // the extension's certificate checked against the APIService's caBundle for
 // `<service>.<namespace>.svc`), carrying the effective user in front-proxy headers. The answer
 // streams back as it comes: watches and large lists are never held whole.
-import type { Writable } from "node:stream";
+import type { Duplex, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
 import {
@@ -20,6 +20,7 @@ import {
   type ProxiedUser,
   returnedHeaders,
 } from "./identity-headers.ts";
+import { openUpgrade } from "./upgrade.ts";
 
 export interface RemoteBackendOptions {
   readonly directory: ServiceDirectory;
@@ -136,6 +137,36 @@ export class RemoteBackend {
     } finally {
       clearTimeout(timer);
       request.signal.removeEventListener("abort", leave);
+    }
+  }
+
+  /**
+   * Opens a connection upgrade (`protocol`) with the extension for the request: see upgrade.ts.
+   * Throws RemoteUnavailableError when the extension cannot be reached or answers nothing.
+   */
+  async upgrade(
+    entry: ApiServiceEntry,
+    request: Omit<ForwardRequest, "body" | "timeoutMs" | "signal">,
+    protocol: string,
+  ): Promise<{ status: number; join(client: Duplex): void }> {
+    const target = await this.#target(entry);
+    try {
+      return await openUpgrade(
+        {
+          ...target,
+          ...(entry.caPem ? { caPem: entry.caPem } : {}),
+          insecure: entry.insecure,
+          client: this.#o.client,
+        },
+        {
+          method: request.method,
+          path: request.url,
+          headers: forwardedHeaders(request.headers, request.user, this.#o.identityHeaders),
+          protocol,
+        },
+      );
+    } catch (err) {
+      throw new RemoteUnavailableError(entry.name, `error trying to reach service: ${describe(err)}`);
     }
   }
 
