@@ -16,6 +16,7 @@ import { Agent, request } from "undici";
 import { naming } from "../backends/naming/index.ts";
 import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
 import { ApiClient } from "./support/api-client.ts";
+import { registerLocalExtension } from "./support/extension-servers.ts";
 import type { GatewayProcess } from "./support/gateway-process.ts";
 import { rssBytes, settledRss, startGatewayWithInspector } from "./support/process-memory.ts";
 import { eventually } from "./support/watch.ts";
@@ -222,25 +223,15 @@ const GROUPS = [
 const serviceOf = (group: string) => group.split(".")[0] as string;
 
 /** An ExternalName Service for `localhost` and an APIService for `group`/v1 served by the peer. */
-async function register(group: string): Promise<void> {
-  const service = await admin.call("POST", `/api/v1/namespaces/${NS}/services`, {
-    body: { metadata: { name: serviceOf(group) }, spec: { type: "ExternalName", externalName: "localhost" } },
+function register(group: string): Promise<void> {
+  return registerLocalExtension(admin, {
+    apiregistration: APIREG,
+    group,
+    namespace: NS,
+    service: serviceOf(group),
+    port: peerPort,
+    caPem: peerCa,
   });
-  assert.equal(service.status, 201, service.text);
-  const made = await admin.call("POST", `/apis/${APIREG}/v1/apiservices`, {
-    body: {
-      metadata: { name: `v1.${group}` },
-      spec: {
-        group,
-        version: "v1",
-        service: { namespace: NS, name: serviceOf(group), port: peerPort },
-        caBundle: Buffer.from(peerCa).toString("base64"),
-        groupPriorityMinimum: 1000,
-        versionPriority: 15,
-      },
-    },
-  });
-  assert.equal(made.status, 201, made.text);
 }
 
 async function condition(group: string) {

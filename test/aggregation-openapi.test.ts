@@ -9,7 +9,7 @@
 // answering, and other extensions still refresh.
 import assert from "node:assert/strict";
 import { once } from "node:events";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import { tmpdir } from "node:os";
@@ -23,6 +23,7 @@ import { decodeV2Document } from "../gateway/openapi/v2-proto.ts";
 import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
 import { ApiClient } from "./support/api-client.ts";
 import { createServedCrd } from "./support/custom-resources.ts";
+import { apiService, localService, startExtensionGateway } from "./support/extension-servers.ts";
 import {
   type GatewayProcess,
   kubectlRun,
@@ -116,22 +117,16 @@ for (const preset of ["kubernetes", "cluster"] as const) {
       return res.body.paths;
     };
 
-    async function apiService(group: string, service: string, caPem: string, port: number, priority = 15) {
-      const made = await admin.call("POST", `/apis/${APIREG}/v1/apiservices`, {
-        body: {
-          metadata: { name: `v1.${group}` },
-          spec: {
-            group,
-            version: "v1",
-            service: { namespace: "ext-system", name: service, port },
-            caBundle: Buffer.from(caPem).toString("base64"),
-            groupPriorityMinimum: 1000,
-            versionPriority: priority,
-          },
-        },
+    const apiServiceFor = (group: string, service: string, caPem: string, port: number, priority = 15) =>
+      apiService(admin, {
+        apiregistration: APIREG,
+        group,
+        namespace: "ext-system",
+        service,
+        port,
+        caPem,
+        versionPriority: priority,
       });
-      assert.equal(made.status, 201, made.text);
-    }
 
     /** Changes an APIService's spec, which has the gateway fetch its specs again. */
     async function touch(group: string, versionPriority: number): Promise<void> {
@@ -142,48 +137,13 @@ for (const preset of ["kubernetes", "cluster"] as const) {
       assert.equal(patched.status, 200, patched.text);
     }
 
-    async function externalService(name: string): Promise<void> {
-      const made = await admin.call("POST", "/api/v1/namespaces/ext-system/services", {
-        body: { metadata: { name }, spec: { type: "ExternalName", externalName: "localhost" } },
-      });
-      assert.equal(made.status, 201, made.text);
-    }
+    const externalService = (name: string) => localService(admin, "ext-system", name);
 
     before(async () => {
       dir = await mkdtemp(join(tmpdir(), "cg-aggregation-openapi-"));
       main = await startGateway([`--api-naming=${preset}`]);
       admin = new ApiClient(main.kubeconfig);
-      // The extension asks the main gateway about the users it is sent, as the main admin.
-      const mainConfig = load(await readFile(main.kubeconfig, "utf8")) as Kubeconfig;
-      const webhookConfig = join(dir, "authz-webhook.kubeconfig");
-      await writeFile(
-        webhookConfig,
-        JSON.stringify({
-          apiVersion: "v1",
-          kind: "Config",
-          clusters: [
-            {
-              name: "main",
-              cluster: {
-                server: `https://127.0.0.1:${main.port}/apis/${n.group("authorization")}/v1/subjectaccessreviews`,
-                "certificate-authority-data": mainConfig.clusters[0]?.cluster["certificate-authority-data"],
-              },
-            },
-          ],
-          users: [{ name: "ext", user: mainConfig.users[0]?.user }],
-          contexts: [{ name: "main", context: { cluster: "main", user: "ext" } }],
-          "current-context": "main",
-        }),
-      );
-      ext = await startGateway([
-        `--api-naming=${preset}`,
-        "--tls-sans=ext.ext-system.svc",
-        `--requestheader-client-ca-file=${join(main.dataDir, "pki", "front-proxy-ca.crt")}`,
-        "--requestheader-allowed-names=front-proxy-client",
-        "--authorization-mode=RBAC,Webhook",
-        `--authorization-webhook-config-file=${webhookConfig}`,
-        "--authorization-webhook-version=v1",
-      ]);
+      ext = await startExtensionGateway(main, { preset, authorizationGroup: n.group("authorization"), dir });
       extAdmin = new ApiClient(ext.kubeconfig);
       const apiextensions = n.group("apiextensions");
       await createServedCrd(extAdmin, { apiextensions, group: GROUP, kind: "Widget", schema: WIDGET_SCHEMA });
@@ -194,7 +154,7 @@ for (const preset of ["kubernetes", "cluster"] as const) {
       });
       assert.equal(ns.status, 201, ns.text);
       await externalService("ext");
-      await apiService(GROUP, "ext", await readFile(join(ext.dataDir, "pki", "ca.crt"), "utf8"), ext.port);
+      await apiServiceFor(GROUP, "ext", await readFile(join(ext.dataDir, "pki", "ca.crt"), "utf8"), ext.port);
       await until(async () => `apis/${GROUP}/v1` in (await v3Index()), "the extension's OpenAPI");
     });
 
@@ -402,7 +362,7 @@ for (const preset of ["kubernetes", "cluster"] as const) {
           peer.listen(0, "127.0.0.1");
           await once(peer, "listening");
           await externalService("flaky");
-          await apiService(FLAKY, "flaky", ca.certPem, (peer.address() as { port: number }).port, 1);
+          await apiServiceFor(FLAKY, "flaky", ca.certPem, (peer.address() as { port: number }).port, 1);
           await until(hasGoodThing, "the peer's good spec");
           assert.equal(await flakyDocument(), goodV3);
         });

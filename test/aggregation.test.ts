@@ -14,6 +14,7 @@ import { load } from "js-yaml";
 import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
 import { ApiClient } from "./support/api-client.ts";
 import { createServedCrd } from "./support/custom-resources.ts";
+import { apiService, localService, startExtensionGateway } from "./support/extension-servers.ts";
 import {
   type GatewayProcess,
   kubectlRun,
@@ -44,41 +45,25 @@ const alice = (method: string, path: string, options: Parameters<ApiClient["call
     headers: { authorization: `Bearer ${ALICE}`, ...options.headers },
   });
 
-function b64(text: string): string {
-  return Buffer.from(text).toString("base64");
-}
-
-/**
- * A Service in ext-system for a server on this machine: an ExternalName for `localhost` (an
- * EndpointSlice may not hold a loopback address), or with no `port`, a Service with no endpoints.
- */
+/** A Service in ext-system for a server on this machine, or with no `port`, one with no endpoints. */
 async function service(name: string, port: number | undefined): Promise<void> {
-  const spec =
-    port === undefined
-      ? { ports: [{ name: "https", port: 443, targetPort: 443 }] }
-      : { type: "ExternalName", externalName: "localhost" };
+  if (port !== undefined) return localService(admin, "ext-system", name);
   const made = await admin.call("POST", "/api/v1/namespaces/ext-system/services", {
-    body: { metadata: { name }, spec },
+    body: { metadata: { name }, spec: { ports: [{ name: "https", port: 443, targetPort: 443 }] } },
   });
   assert.equal(made.status, 201, made.text);
 }
 
 /** An APIService for `group`/v1 served by `serviceName` at `port` (the server's own, for an ExternalName). */
-async function apiService(group: string, serviceName: string, caPem: string, port = 443): Promise<void> {
-  const made = await admin.call("POST", "/apis/apiregistration.k8s.io/v1/apiservices", {
-    body: {
-      metadata: { name: `v1.${group}` },
-      spec: {
-        group,
-        version: "v1",
-        service: { namespace: "ext-system", name: serviceName, port },
-        caBundle: b64(caPem),
-        groupPriorityMinimum: 1000,
-        versionPriority: 15,
-      },
-    },
+function apiServiceFor(group: string, serviceName: string, caPem: string, port = 443): Promise<void> {
+  return apiService(admin, {
+    apiregistration: "apiregistration.k8s.io",
+    group,
+    namespace: "ext-system",
+    service: serviceName,
+    port,
+    caPem,
   });
-  assert.equal(made.status, 201, made.text);
 }
 
 before(async () => {
@@ -89,42 +74,13 @@ before(async () => {
   admin = new ApiClient(main.kubeconfig);
   anonymous = new ApiClient(main.kubeconfig, { anonymous: true });
 
-  // The extension asks the main gateway about users it does not know, with the main admin's identity.
-  const mainConfig = load(await readFile(main.kubeconfig, "utf8")) as {
-    clusters: { cluster: Record<string, string> }[];
-    users: { user: Record<string, string> }[];
-  };
-  const webhookConfig = join(dir, "authz-webhook.kubeconfig");
-  await writeFile(
-    webhookConfig,
-    JSON.stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [
-        {
-          name: "main",
-          cluster: {
-            server: `https://127.0.0.1:${main.port}/apis/authorization.k8s.io/v1/subjectaccessreviews`,
-            "certificate-authority-data": mainConfig.clusters[0]?.cluster["certificate-authority-data"],
-          },
-        },
-      ],
-      users: [{ name: "ext", user: mainConfig.users[0]?.user }],
-      contexts: [{ name: "main", context: { cluster: "main", user: "ext" } }],
-      "current-context": "main",
-    }),
-  );
   auditPath = join(dir, "ext-audit.log");
-  ext = await startGateway([
-    "--api-naming=kubernetes",
-    "--tls-sans=ext.ext-system.svc",
-    `--requestheader-client-ca-file=${join(main.dataDir, "pki", "front-proxy-ca.crt")}`,
-    "--requestheader-allowed-names=front-proxy-client",
-    "--authorization-mode=RBAC,Webhook",
-    `--authorization-webhook-config-file=${webhookConfig}`,
-    "--authorization-webhook-version=v1",
-    `--audit-log-path=${auditPath}`,
-  ]);
+  ext = await startExtensionGateway(main, {
+    preset: "kubernetes",
+    authorizationGroup: "authorization.k8s.io",
+    dir,
+    args: [`--audit-log-path=${auditPath}`],
+  });
   extAdmin = new ApiClient(ext.kubeconfig);
   await createServedCrd(extAdmin, {
     apiextensions: "apiextensions.k8s.io",
@@ -136,7 +92,7 @@ before(async () => {
   const ns = await admin.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "ext-system" } } });
   assert.equal(ns.status, 201, ns.text);
   await service("ext", ext.port);
-  await apiService(GROUP, "ext", await readFile(join(ext.dataDir, "pki", "ca.crt"), "utf8"), ext.port);
+  await apiServiceFor(GROUP, "ext", await readFile(join(ext.dataDir, "pki", "ca.crt"), "utf8"), ext.port);
 
   // alice may read and create widgets in default, nothing else.
   for (const [path, body] of [
@@ -262,7 +218,11 @@ describe("an extension API server behind an APIService", () => {
 
   it("answers 503 naming the APIService when the extension cannot be reached", async () => {
     await service("gone", undefined);
-    await apiService("gone.example.com", "gone", await readFile(join(ext.dataDir, "pki", "ca.crt"), "utf8"));
+    await apiServiceFor(
+      "gone.example.com",
+      "gone",
+      await readFile(join(ext.dataDir, "pki", "ca.crt"), "utf8"),
+    );
     const path = "/apis/gone.example.com/v1/namespaces/default/things";
     await eventually(async () => (await admin.call("GET", path)).status === 503, 10_000, "the route");
     const res = await admin.call("GET", path);
@@ -278,7 +238,7 @@ describe("an extension API server behind an APIService", () => {
     // The extension's certificate is signed by its own CA; this APIService trusts another one.
     const other = await createAuthority("other-ca");
     await service("untrusted", ext.port);
-    await apiService("untrusted.example.com", "untrusted", other.certPem, ext.port);
+    await apiServiceFor("untrusted.example.com", "untrusted", other.certPem, ext.port);
     const path = "/apis/untrusted.example.com/v1/namespaces/default/widgets";
     await eventually(async () => (await admin.call("GET", path)).status === 503, 10_000, "the route");
   });
@@ -311,7 +271,7 @@ describe("an extension API server behind an APIService", () => {
     await once(hang, "listening");
     const hangPort = (hang.address() as { port: number }).port;
     await service("hang", hangPort);
-    await apiService("hang.example.com", "hang", ca.certPem, hangPort);
+    await apiServiceFor("hang.example.com", "hang", ca.certPem, hangPort);
     const path = "/apis/hang.example.com/v1/namespaces/default/things?timeout=1s";
     await eventually(async () => (await admin.call("GET", path)).status === 504, 30_000, "a 504");
     const res = await admin.call("GET", path);
@@ -425,7 +385,7 @@ describe("an extension API server behind an APIService", () => {
     await once(echo, "listening");
     const port = (echo.address() as { port: number }).port;
     await service("echo", port);
-    await apiService("echo.example.com", "echo", ca.certPem, port);
+    await apiServiceFor("echo.example.com", "echo", ca.certPem, port);
     const config = load(await readFile(main.kubeconfig, "utf8")) as {
       clusters: { cluster: Record<string, string> }[];
       users: { user: Record<string, string> }[];
