@@ -68,7 +68,7 @@ const builtinGroupPriorities: ReadonlyArray<readonly [prefix: string, suffixed: 
     ["coordination", true, 16500],
     ["node", true, 16300],
     ["discovery", true, 16200],
-    ["flowcontrol.apiserver", true, 16100],
+    ["flowcontrol", true, 16100],
     ["internal.apiserver", true, 16000],
     ["resource", true, 15900],
   ];
