@@ -7,7 +7,7 @@ import { type IncomingMessage, ServerResponse, STATUS_CODES } from "node:http";
 import type { ServerOptions as HttpsServerOptions } from "node:https";
 import type { Socket } from "node:net";
 import type { Server as TlsServer } from "node:tls";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { type ApiError, errors } from "./request/api-error.ts";
 import { DISCARD_LIMIT_BYTES } from "./request/unread-body.ts";
 
@@ -51,7 +51,8 @@ export function createServer(
     // Watches and long lists stream for a long time; closing is driven by shutdown instead.
     requestTimeout: 0,
     return503OnClosing: true,
-    disableRequestLogging: true,
+    // fastify 5's place for it (the top-level option is deprecated, FSTDEP023).
+    logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: "idle",
     clientErrorHandler: answerClientError,
     // A path fastify cannot decode (`%zz`) never reaches a route; it still gets a Status.

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { platform, versionBody, versionInfo } from "./version.ts";
+import { platform, readBuild, versionBody, versionInfo } from "./version.ts";
 
 // The semantic-version shape clients parse gitVersion with (major.minor.patch, optional
 // pre-release, optional build metadata).
@@ -34,12 +38,47 @@ describe("/version", () => {
     }
   });
 
-  it("defaults to package.json's version and upstream's unset build fields", () => {
+  it("defaults to package.json's version and the running build", () => {
     const info = versionInfo();
     assert.match(info.gitVersion, /^v1\.27\.16\+cluster-gateway\.\d+\.\d+\.\d+/);
-    assert.equal(info.gitCommit, "");
-    assert.equal(info.buildDate, "1970-01-01T00:00:00Z");
+    assert.match(info.buildDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.notEqual(info.buildDate, "1970-01-01T00:00:00Z");
     assert.match(info.goVersion, /^node\d+\.\d+\.\d+$/);
+  });
+
+  it("reads a checkout's commit, tree state and commit date; outside one, the start time", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cg-version-"));
+    try {
+      assert.deepEqual(readBuild(dir), {
+        buildDate: `${new Date(performance.timeOrigin).toISOString().slice(0, 19)}Z`,
+      });
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+          encoding: "utf8",
+          env: {
+            ...process.env,
+            GIT_COMMITTER_DATE: "2024-05-06T07:08:09Z",
+            GIT_AUTHOR_DATE: "2020-01-01T00:00:00Z",
+          },
+        });
+      git("init", "-q");
+      await writeFile(join(dir, "a.txt"), "a\n");
+      git("add", "a.txt");
+      git("commit", "-q", "-m", "one");
+      const commit = git("rev-parse", "HEAD").trim();
+      assert.deepEqual(readBuild(dir), {
+        gitCommit: commit,
+        gitTreeState: "clean",
+        buildDate: "2024-05-06T07:08:09Z",
+      });
+      await writeFile(join(dir, "a.txt"), "b\n");
+      assert.equal(readBuild(dir).gitTreeState, "dirty");
+      git("checkout", "-q", "--", "a.txt");
+      await writeFile(join(dir, "new.txt"), "untracked\n");
+      assert.equal(readBuild(dir).gitTreeState, "dirty");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("writes the fields in upstream's order, indented, without a trailing newline", () => {

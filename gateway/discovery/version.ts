@@ -2,8 +2,12 @@
 // `gitVersion` is that release with the product and its version as semantic-version build
 // metadata (`v1.27.16+cluster-gateway.0.1.0`): clients that parse it (kubectl's skew check, chart
 // tools' version constraints) see 1.27.16, and build metadata does not change precedence the way
-// a pre-release suffix would.
+// a pre-release suffix would. gitCommit, gitTreeState and buildDate describe the checkout the
+// server runs from (read once, on the first call), as upstream's build stamps them.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { endianness } from "node:os";
+import { join, resolve } from "node:path";
 import packageJson from "../../package.json" with { type: "json" };
 
 /** The release of the reference API server this server behaves as. */
@@ -51,7 +55,52 @@ export function platform(os: string = process.platform, arch: string = process.a
   return `${goOs[os] ?? os}/${goArchName}`;
 }
 
-export function versionInfo(build: BuildInfo = {}): VersionInfo {
+/** RFC 3339 in UTC to the second, as upstream's build date. */
+function rfc3339(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+function git(root: string, args: string[]): string | undefined {
+  try {
+    return execFileSync("git", ["-C", root, ...args], {
+      encoding: "utf8",
+      timeout: 10_000,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The build of the sources under `root`: its git checkout's HEAD commit, whether the tree has
+ * changes (upstream counts untracked files too), and the commit's date as buildDate. Sources run
+ * as they are, without a build step; outside a checkout buildDate is when this process started.
+ */
+export function readBuild(root: string): BuildInfo {
+  const started = { buildDate: rfc3339(new Date(performance.timeOrigin)) };
+  // Only the sources' own checkout, not a repository around them.
+  if (!existsSync(join(root, ".git"))) return started;
+  const head = git(root, ["log", "-1", "--format=%H %ct"])?.trim().split(" ");
+  if (!head || !/^[0-9a-f]{40,64}$/.test(head[0] ?? "") || !/^\d+$/.test(head[1] ?? "")) return started;
+  const status = git(root, ["status", "--porcelain"]);
+  return {
+    gitCommit: head[0],
+    gitTreeState: status === undefined ? "" : status === "" ? "clean" : "dirty",
+    buildDate: rfc3339(new Date(Number(head[1]) * 1000)),
+  };
+}
+
+const ROOT = resolve(import.meta.dirname, "../..");
+let running: BuildInfo | undefined;
+
+/** This process's build, read once. */
+export function runningBuild(): BuildInfo {
+  running ??= readBuild(ROOT);
+  return running;
+}
+
+export function versionInfo(build: BuildInfo = runningBuild()): VersionInfo {
   const { major, minor, patch } = EMULATED_RELEASE;
   const product = buildMetadata(`${PRODUCT}.${build.productVersion ?? packageJson.version}`);
   return {
