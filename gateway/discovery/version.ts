@@ -86,7 +86,8 @@ export function readBuild(root: string): BuildInfo {
   const status = git(root, ["status", "--porcelain"]);
   return {
     gitCommit: head[0],
-    gitTreeState: status === undefined ? "" : status === "" ? "clean" : "dirty",
+    // Dirty unless git says otherwise, as upstream's build decides.
+    gitTreeState: status === "" ? "clean" : "dirty",
     buildDate: rfc3339(new Date(Number(head[1]) * 1000)),
   };
 }
