@@ -6,7 +6,7 @@ import { RemoteBackend } from "../backends/aggregator/index.ts";
 import { builtinKinds, builtinRbacKinds } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
 import { embeddedStoreDir, openStorage } from "../backends/factory.ts";
-import { naming as namingPreset } from "../backends/naming/index.ts";
+import { naming as namingPreset, upstreamNamedClientFeatures } from "../backends/naming/index.ts";
 import { DispatcherPool } from "../backends/services/index.ts";
 import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
 import { loadOptions, OptionError, type ServerOptions, usage } from "../config/options.ts";
@@ -59,6 +59,8 @@ async function main(options: ServerOptions): Promise<void> {
   const log = pino({ name: "cluster-gateway" });
   const gates = resolveFeatureGates(options.featureGates);
   const naming = namingPreset(options.apiNaming);
+  if (naming.preset === "cluster")
+    log.info({ features: upstreamNamedClientFeatures }, "these client features need --api-naming=kubernetes");
   const host = options.bindAddress.includes(":") ? `[${options.bindAddress}]` : options.bindAddress;
   const serverUrl = `https://${host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host}:${options.securePort}`;
   const pki = await bootstrapPki({

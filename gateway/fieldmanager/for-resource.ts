@@ -1,6 +1,6 @@
 // A field manager for one request against a served resource.
 import { objectMetaSchema } from "../../backends/builtin/index.ts";
-import type { Naming } from "../../backends/naming/index.ts";
+import { clientNames, type Naming } from "../../backends/naming/index.ts";
 import type { StructuralSchema } from "../../backends/schema/structural/index.ts";
 import type { ServedResource } from "../routing/resources.ts";
 import { FieldManager, type VersionView } from "./field-manager.ts";
@@ -42,7 +42,8 @@ export function versionView(served: ServedResource): VersionView {
 
 export function fieldManagerFor(
   served: ServedResource,
-  naming: Naming,
+  // Unused: kubectl spells its annotation the same under both presets.
+  _naming: Naming,
   version: string,
   subresource: string | undefined,
 ): FieldManager {
@@ -50,6 +51,7 @@ export function fieldManagerFor(
     view: versionView(served),
     version,
     subresource: subresource ?? "",
-    lastAppliedAnnotation: naming.label("last-applied-configuration", "kubectl"),
+    // kubectl writes its own spelling whatever the server's naming.
+    lastAppliedAnnotation: clientNames.lastAppliedConfiguration,
   });
 }

@@ -2,6 +2,7 @@
 // registry's create (validation and validating admission inside it).
 import { turnIf } from "../../../backends/common/turn.ts";
 import { fieldManagerFor } from "../../fieldmanager/index.ts";
+import { warnOtherNaming } from "../../naming-warnings.ts";
 import type { VerbHandler } from "../env.ts";
 import { dryRun, largeBody, nameOf, query, sentManagedFields, writeManager } from "../request-options.ts";
 import { admissionFor } from "../write-admission.ts";
@@ -11,6 +12,7 @@ export const create: VerbHandler = async (ctx, env, { served, ns, subresource, v
   const codec = env.codec;
   const body = await codec.readObject(ctx, served, version);
   await turnIf(largeBody(ctx));
+  warnOtherNaming(ctx, env.naming, { served, ns, subresource }, body);
   const { manager } = writeManager(ctx, env, "CreateOptions");
   const dry = dryRun(ctx);
   // Before admission, as upstream: webhooks never see an object of another namespace.

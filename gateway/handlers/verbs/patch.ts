@@ -3,6 +3,7 @@
 import { cloneJson } from "../../../backends/common/json.ts";
 import { turnIf } from "../../../backends/common/turn.ts";
 import { fieldManagerFor } from "../../fieldmanager/index.ts";
+import { warnOtherNaming } from "../../naming-warnings.ts";
 import { errors } from "../../request/api-error.ts";
 import type { ServedResource } from "../../routing/resources.ts";
 import type { VerbHandler } from "../env.ts";
@@ -51,6 +52,7 @@ export const patch: VerbHandler = async (ctx, env, { served, ns, name, subresour
   if (type === APPLY_PATCH) {
     const config = await codec.readApply(ctx, served, version);
     await turnIf(largeBody(ctx));
+    warnOtherNaming(ctx, env.naming, { served, ns, subresource }, config);
     const { object, created } = await registry.update(
       ns,
       name,
@@ -87,6 +89,7 @@ export const patch: VerbHandler = async (ctx, env, { served, ns, name, subresour
       const next = await codec.applyPatch(type, current, body, served, version, large);
       await turnIf(large);
       registry.matchNamespace(next, ns);
+      warnOtherNaming(ctx, env.naming, { served, ns, subresource }, next);
       sent = sentManagedFields(next);
       if (admission) await admission.admit(registry.decoded(next), old);
       await env.checkWrite?.(ctx, {

@@ -3,6 +3,7 @@
 import { cloneJson } from "../../../backends/common/json.ts";
 import { turnIf } from "../../../backends/common/turn.ts";
 import { fieldManagerFor } from "../../fieldmanager/index.ts";
+import { warnOtherNaming } from "../../naming-warnings.ts";
 import type { VerbHandler } from "../env.ts";
 import { dryRun, largeBody, query, sentManagedFields, writeManager } from "../request-options.ts";
 import { admissionFor, checkCreateByWrite } from "../write-admission.ts";
@@ -12,6 +13,7 @@ export const update: VerbHandler = async (ctx, env, { served, ns, name, subresou
   const codec = env.codec;
   const body = await codec.readObject(ctx, served, version);
   await turnIf(largeBody(ctx));
+  warnOtherNaming(ctx, env.naming, { served, ns, subresource }, body);
   const { manager } = writeManager(ctx, env, "UpdateOptions");
   const choice = codec.output(ctx, served, { list: false, stream: false });
   registry.matchNamespace(body, ns);
