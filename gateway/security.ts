@@ -20,6 +20,7 @@ import {
   tokenFileAuthenticator,
   tokenUnion,
   tokenWebhookAuthenticator,
+  webSocketProtocolAuthenticator,
   x509Authenticator,
 } from "../plugins/authentication/index.ts";
 import {
@@ -169,7 +170,11 @@ export async function buildSecurity(
       }),
     );
   }
-  authenticators.push(x509Authenticator(paths.clientCaPem), bearerAuthenticator([tokens], apiAudiences));
+  authenticators.push(
+    x509Authenticator(paths.clientCaPem),
+    bearerAuthenticator([tokens], apiAudiences),
+    webSocketProtocolAuthenticator([tokens], apiAudiences),
+  );
 
   const signer = await ServiceAccountTokenSigner.fromFile(
     options.serviceAccountSigningKeyFile ?? paths.saKey,

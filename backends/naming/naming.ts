@@ -146,3 +146,10 @@ export function naming(preset: NamingPreset = "cluster"): Naming {
 export function otherNaming(n: Naming): Naming {
   return presets[n.preset === "cluster" ? "kubernetes" : "cluster"];
 }
+
+/**
+ * The WebSocket subprotocol prefix browsers carry a bearer token in (followed by the token in
+ * unpadded base64url). Clients hard-code upstream's spelling, so it is recognised as they write
+ * it under both presets.
+ */
+export const webSocketBearerProtocolPrefix = "base64url.bearer.authorization.k8s.io.";

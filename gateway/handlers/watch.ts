@@ -1,8 +1,9 @@
-// Streaming a watch: chunked HTTP, one encoded event per frame. Frames of live changes are
-// encoded once per media type and shared by every watcher (encodeOnce). The stream ends when
-// the client goes, the timeout passes, the watcher is closed (too slow, cache reset) or the
-// server shuts down. A frame is written only once the previous one has drained, so what waits
-// for a slow client is the watcher's queue, which is bounded in events and bytes.
+// Streaming a watch: chunked HTTP, or WebSocket messages when the request asks to upgrade to it (as
+// browsers must), one encoded event per frame. Frames of live changes are encoded once per media
+// type and shared by every watcher (encodeOnce). The stream ends when the client goes, the
+// timeout passes, the watcher is closed (too slow, cache reset) or the server shuts down. A frame
+// is written only once the previous one has drained, so what waits for a slow client is the
+// watcher's queue, which is bounded in events and bytes.
 import { type CacheWatcher, encodeOnce, type WatchDelivery } from "../../backends/cacher/index.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { toApiError } from "../request/api-error.ts";
@@ -10,6 +11,7 @@ import { warningHeader } from "../request/warning.ts";
 import type { ServedResource } from "../routing/resources.ts";
 import type { OutputChoice } from "./codec.ts";
 import type { HandlerEnv } from "./env.ts";
+import { acceptWebSocket, checkHandshake, type Handshake, isWebSocketRequest } from "./websocket.ts";
 
 /** Upstream's default: a random time between 30 and 60 minutes, so watches do not expire together. */
 function defaultTimeoutMs(): number {
@@ -23,6 +25,18 @@ function defaultTimeoutMs(): number {
 const OVERFLOW_GRACE_MS = 60_000;
 
 const activeWatches = new Set<() => void>();
+
+/** Where a watch's frames go: the chunked HTTP response, or a WebSocket (one message per frame). */
+interface FrameSink {
+  write(frame: string): boolean;
+  on(event: "drain" | "close", listener: () => void): unknown;
+  off(event: "drain", listener: () => void): unknown;
+  once(event: "close", listener: () => void): unknown;
+  end(): unknown;
+  destroy(): unknown;
+  readonly writableEnded: boolean;
+  readonly writableFinished: boolean;
+}
 
 /** End every open watch (graceful shutdown). */
 export function closeAllWatches(): void {
@@ -38,17 +52,35 @@ export async function serveWatch(
   version: string,
   timeoutSeconds: number | undefined,
 ): Promise<void> {
-  const res = ctx.reply.raw;
-  ctx.reply.hijack();
-  ctx.done = true;
-  const headers: Record<string, string | string[]> = {
-    "content-type": choice.contentType,
-    "transfer-encoding": "chunked",
-    "cache-control": "no-cache, private",
-  };
-  if (ctx.warnings.length > 0) headers.warning = warningHeader(ctx.warnings);
-  res.writeHead(200, headers);
-  res.flushHeaders();
+  let res: FrameSink;
+  if (isWebSocketRequest(ctx.req.headers)) {
+    let handshake: Handshake;
+    try {
+      handshake = checkHandshake(ctx.req.method, ctx.req.headers, (name, value) =>
+        ctx.reply.header(name, value),
+      );
+    } catch (err) {
+      watcher.close("stopped");
+      throw err;
+    }
+    ctx.reply.hijack();
+    ctx.done = true;
+    // Each event is one message: binary frames for Protobuf, text frames otherwise (as upstream).
+    res = acceptWebSocket(ctx.reply.raw, handshake, choice.encoding === "protobuf");
+  } else {
+    const raw = ctx.reply.raw;
+    ctx.reply.hijack();
+    ctx.done = true;
+    const headers: Record<string, string | string[]> = {
+      "content-type": choice.contentType,
+      "transfer-encoding": "chunked",
+      "cache-control": "no-cache, private",
+    };
+    if (ctx.warnings.length > 0) headers.warning = warningHeader(ctx.warnings);
+    raw.writeHead(200, headers);
+    raw.flushHeaders();
+    res = raw;
+  }
 
   let closed = false;
   const stop = () => {

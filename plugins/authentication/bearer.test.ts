@@ -2,8 +2,15 @@ import assert from "node:assert/strict";
 import { Socket } from "node:net";
 import { after, describe, it } from "node:test";
 import { TLSSocket } from "node:tls";
+import { webSocketBearerProtocolPrefix } from "../../backends/naming/index.ts";
 import type { AuthenticationResult, TokenAuthenticator } from "./authenticator.ts";
-import { audienceAgnostic, bearerAuthenticator, INVALID_BEARER_TOKEN, tokenUnion } from "./bearer.ts";
+import {
+  audienceAgnostic,
+  bearerAuthenticator,
+  INVALID_BEARER_TOKEN,
+  tokenUnion,
+  webSocketProtocolAuthenticator,
+} from "./bearer.ts";
 
 // The bearer authenticator never looks at the connection; an unconnected socket stands in.
 const socket = new TLSSocket(new Socket());
@@ -154,5 +161,47 @@ describe("audienceAgnostic", () => {
   it("does not claim tokens for other audiences, nor unknown tokens", async () => {
     assert.deepEqual(await wrapped.authenticateToken("t1", ["elsewhere"]), { kind: "none" });
     assert.deepEqual(await wrapped.authenticateToken("nope", ["api"]), { kind: "none" });
+  });
+});
+
+describe("webSocketProtocolAuthenticator", () => {
+  const ws = webSocketProtocolAuthenticator([table("file", { t1: "alice", tök: "bob" }), rejecting], ["api"]);
+  const upgrade = { connection: "Upgrade", upgrade: "websocket" };
+  const entry = (token: string) =>
+    `${webSocketBearerProtocolPrefix}${Buffer.from(token).toString("base64url")}`;
+  const reason = (r: AuthenticationResult) => (r.kind === "rejected" ? r.reason : r.kind);
+  const authWs = (headers: Record<string, string | string[] | undefined>) =>
+    ws.authenticate({ headers, socket });
+
+  it("reads the token from its subprotocol entry beside another, in any header line", async () => {
+    const one = await authWs({ ...upgrade, "sec-websocket-protocol": `${entry("t1")}, watch` });
+    assert.equal(username(one), "alice");
+    const lines = await authWs({ ...upgrade, "sec-websocket-protocol": ["watch", entry("tök")] });
+    assert.equal(username(lines), "bob");
+  });
+
+  it("answers none for other requests and handshakes without the entry", async () => {
+    const protocol = { "sec-websocket-protocol": `${entry("t1")}, watch` };
+    assert.equal(username(await authWs({ ...protocol })), "none");
+    assert.equal(
+      username(await authWs({ ...protocol, connection: "keep-alive", upgrade: "websocket" })),
+      "none",
+    );
+    assert.equal(username(await authWs({ ...upgrade, "sec-websocket-protocol": "watch" })), "none");
+  });
+
+  it("rejects with upstream's reasons", async () => {
+    const cases: [string, string][] = [
+      [`${entry("t1")}, ${entry("t1")}, x`, "multiple base64.bearer.authorization tokens specified"],
+      [`${webSocketBearerProtocolPrefix}dDE=, x`, "invalid base64.bearer.authorization token encoding"],
+      [`${webSocketBearerProtocolPrefix}A, x`, "invalid base64.bearer.authorization token encoding"],
+      [`${webSocketBearerProtocolPrefix}_w, x`, "invalid base64.bearer.authorization token"],
+      [entry("t1"), "missing additional subprotocol"],
+      [`${entry("unknown")}, x`, INVALID_BEARER_TOKEN],
+      [`${entry("bad")}, x`, "strict: signature invalid"],
+    ];
+    for (const [header, expected] of cases) {
+      assert.equal(reason(await authWs({ ...upgrade, "sec-websocket-protocol": header })), expected, header);
+    }
   });
 });

@@ -1,5 +1,11 @@
 export * from "./authenticator.ts";
-export { audienceAgnostic, bearerAuthenticator, INVALID_BEARER_TOKEN, tokenUnion } from "./bearer.ts";
+export {
+  audienceAgnostic,
+  bearerAuthenticator,
+  INVALID_BEARER_TOKEN,
+  tokenUnion,
+  webSocketProtocolAuthenticator,
+} from "./bearer.ts";
 export * from "./bootstrap/index.ts";
 export {
   ALLOWED_SIGNING_ALGS,
