@@ -172,6 +172,22 @@ describe("REST verbs over HTTPS", () => {
     assert.match(pretty.text, /^{\n {2}"kind": "ConfigMapList"/);
   });
 
+  it("keeps an empty Secret value, as base64 of nothing", async () => {
+    const path = "/api/v1/namespaces/default/secrets";
+    const created = await api.call("POST", path, {
+      body: { apiVersion: "v1", kind: "Secret", metadata: { name: "empty-value" }, data: { a: "", b: "eA==" } },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.deepEqual(created.body.data, { a: "", b: "eA==" });
+    assertStatus(
+      await api.call("POST", path, {
+        body: { apiVersion: "v1", kind: "Secret", metadata: { name: "bad-value" }, data: { a: "e" } },
+      }),
+      400,
+      "BadRequest",
+    );
+  });
+
   it("lists page by page with a consistent snapshot, selectors and remainingItemCount", async () => {
     for (let i = 0; i < 7; i++) {
       await api.call("POST", "/api/v1/namespaces/default/configmaps", {

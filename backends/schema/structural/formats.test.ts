@@ -15,7 +15,7 @@ const cases: Record<string, { readonly good: readonly string[]; readonly bad: re
     bad: ["2023-04-01", "2023-04-01T24:00:00Z", "2023-02-30T10:00:00Z", "2023-04-01T10:00:00"],
   },
   date: { good: ["2023-04-01", "2000-02-29"], bad: ["2023-4-1", "1900-02-29", "2023-13-01", "2023-04-01x"] },
-  byte: { good: ["aGVsbG8=", "YWJj", "YQ=="], bad: ["", "hello!", "YQ="] },
+  byte: { good: ["aGVsbG8=", "YWJj", "YQ==", ""], bad: ["hello!", "YQ="] },
   email: {
     good: ["a@example.com", "John <john@example.com>", "a.b+c@d"],
     bad: ["not-an-email", "a@", "@b", "a..b@c"],
