@@ -13,7 +13,8 @@ export interface UpgradeTarget {
   readonly serverName: string;
   readonly caPem?: string;
   readonly insecure: boolean;
-  readonly client: { readonly certPem: string; readonly keyPem: string };
+  /** The client certificate presented, if any (a kubelet is reached without one). */
+  readonly client?: { readonly certPem: string; readonly keyPem: string };
 }
 
 export interface UpgradeRequest {
@@ -78,8 +79,7 @@ export async function openUpgrade(
     servername: target.serverName,
     rejectUnauthorized: !target.insecure,
     ...(target.caPem ? { ca: target.caPem } : {}),
-    cert: target.client.certPem,
-    key: target.client.keyPem,
+    ...(target.client ? { cert: target.client.certPem, key: target.client.keyPem } : {}),
   });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -10,6 +10,7 @@ import { handleProxy, isProxySubresource } from "../proxy/handler.ts";
 import { errors } from "../request/api-error.ts";
 import type { RequestInfo } from "../request/request-info.ts";
 import type { HandlerEnv } from "./env.ts";
+import { handlePodStream, isPodStream } from "./pod-streams.ts";
 import { dryRun, query, writeManager } from "./request-options.ts";
 import { handleScale } from "./scale.ts";
 import { OPTIONAL_VERBS, VERBS } from "./verbs/index.ts";
@@ -39,6 +40,7 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
   noteDeprecatedRequest(ctx, env.naming, schema, info.apiVersion, env.metrics);
   const subresource = info.subresource || undefined;
   if (isProxySubresource(served, subresource)) return handleProxy(ctx, env, served);
+  if (isPodStream(served, subresource)) return handlePodStream(ctx, env, served, subresource as string);
   const action = subresource
     ? env.subresourceActions?.get(`${schema.group}/${schema.plural}/${subresource}`)
     : undefined;

@@ -121,7 +121,7 @@ export function returnedHeaders(
 }
 
 /** Go's message for the usual connection failures, then Node's. */
-function reachError(err: unknown, host: string): string {
+export function reachError(err: unknown, host: string): string {
   const e = err as { message?: string; code?: string; cause?: { message?: string; code?: string } };
   const code = e.code ?? e.cause?.code;
   if (code === "ECONNREFUSED") return `dial tcp ${host}: connect: connection refused`;
