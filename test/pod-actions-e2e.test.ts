@@ -128,9 +128,10 @@ describe("pod binding and eviction", { skip: bin ? false : NO_KUBECTL }, () => {
       '{"status":{"observedGeneration":1,"disruptionsAllowed":1,"currentHealthy":2,"desiredHealthy":1,"expectedPods":2}}',
     ]);
     await ok(["create", "--raw", path, "-f", "-"], eviction);
-    const evicted = await k(["get", "pod", "bound"]);
-    assert.notEqual(evicted.code, 0);
-    assert.match(evicted.out, /Error from server \(NotFound\): pods "bound" not found/);
+    // A pod on a node is deleted gracefully: it terminates until its kubelet removes it.
+    const evicted = JSON.parse(await ok(["get", "pod", "bound", "-o", "json"])).metadata;
+    assert.ok(evicted.deletionTimestamp);
+    assert.equal(evicted.deletionGracePeriodSeconds, 30);
     const status = JSON.parse(await ok(["get", "pdb", "keep", "-o", "json"])).status;
     assert.equal(status.disruptionsAllowed, 0);
     assert.ok(status.disruptedPods.bound);

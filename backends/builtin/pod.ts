@@ -8,6 +8,7 @@ import type { Strategy } from "../registry/strategy.ts";
 import { validateMetadataFinalizerNames } from "../validation/object-meta.ts";
 import { ageColumn, timestampAge } from "./human-duration.ts";
 import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
+import { podGracePeriod } from "./pod-graceful-delete.ts";
 
 export const POD_PENDING = "Pending";
 const TERMINAL_PHASES = new Set(["Succeeded", "Failed"]);
@@ -231,6 +232,7 @@ export function podKind(naming: Naming): BuiltinKind {
     },
     validate: (object) => validateMetadataFinalizerNames(object.metadata, naming),
     validateUpdate: (object) => validateMetadataFinalizerNames(object.metadata, naming),
+    checkGracefulDelete: podGracePeriod,
     fieldTypes: POD_TYPES,
     nameRule: "dns-subdomain",
     // No knownFields: every field is accepted until strict field validation of Pods arrives with

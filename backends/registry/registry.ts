@@ -53,6 +53,8 @@ export interface UpdateOptions extends WriteOptions {
 
 export interface DeleteOptions extends WriteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  /** The grace period the request asks for (kinds with graceful deletion). */
+  readonly gracePeriodSeconds?: number;
 }
 
 export interface WriteResult {
@@ -106,8 +108,8 @@ function meta(object: JsonObject): Metadata {
   return m;
 }
 
-function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+function now(offsetSeconds = 0): string {
+  return new Date(Date.now() + offsetSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** Everything but metadata and status: what a change of generation is about. */
@@ -398,8 +400,14 @@ export class Registry {
       await options.admission?.(object, old);
       await this.#allocate(strategy, object, old, name);
 
-      // The last finalizer of an object being deleted is gone: remove it for good.
-      if (om.deletionTimestamp && this.#pending(object).length === 0) {
+      // The last finalizer of an object being deleted is gone: remove it for good, unless it
+      // waits out a grace period (a kubelet's delete removes it then).
+      if (
+        om.deletionTimestamp &&
+        this.#pending(object).length === 0 &&
+        this.#pending(old).length > 0 &&
+        !((om.deletionGracePeriodSeconds ?? 0) > 0)
+      ) {
         if (options.dryRun) return { object, created: false };
         try {
           const removed = await this.#storage.delete(key, current.modRevision);
@@ -515,6 +523,36 @@ export class Registry {
     }
   }
 
+  /**
+   * Graceful deletion, as upstream's BeforeDelete: a first delete of a kind that has it marks the
+   * object with the strategy's grace period; a later one may only shorten the period (moving
+   * deletionTimestamp back by the difference) and is otherwise pending. Kinds without it, and
+   * objects already marked with no grace period left, are neither.
+   */
+  #beforeDelete(object: JsonObject, requested: number | undefined): { graceful: boolean; pending: boolean } {
+    const check = this.strategy.checkGracefulDelete;
+    if (!check) return { graceful: false, pending: false };
+    const m = meta(object);
+    if (requested !== undefined && requested < 0) requested = 1;
+    if (m.deletionTimestamp) {
+      let current = m.deletionGracePeriodSeconds;
+      if (current !== undefined && current < 0) current = 1;
+      if (current === undefined || current === 0) return { graceful: false, pending: false };
+      if (requested === undefined || requested >= current) return { graceful: false, pending: true };
+      const at = Date.parse(m.deletionTimestamp);
+      const shifted = new Date((Number.isNaN(at) ? Date.now() : at) + (requested - current) * 1000);
+      m.deletionTimestamp = shifted.toISOString().replace(/\.\d{3}Z$/, "Z");
+      m.deletionGracePeriodSeconds = requested;
+      return { graceful: true, pending: false };
+    }
+    const period = check(object, requested);
+    m.deletionTimestamp = now(period);
+    m.deletionGracePeriodSeconds = period;
+    // Controllers of an object being deleted should stop acting on it: a new generation says so.
+    if (typeof m.generation === "number" && m.generation > 0) m.generation += 1;
+    return { graceful: true, pending: false };
+  }
+
   #pending(object: JsonObject): readonly string[] {
     return this.strategy.pendingFinalizers?.(object) ?? meta(object).finalizers ?? [];
   }
@@ -546,11 +584,16 @@ export class Registry {
         );
       }
       await options.admission?.(undefined, object);
-      if (this.#pending(object).length > 0) {
-        // Finalizers hold the object: mark it as being deleted and let them run.
-        if (m.deletionTimestamp) return { object, removed: false };
-        m.deletionTimestamp = now();
-        m.deletionGracePeriodSeconds = 0;
+      const { graceful, pending } = this.#beforeDelete(object, options.gracePeriodSeconds);
+      // Already waiting out a grace period no shorter than the one asked for.
+      if (pending) return { object, removed: false };
+      if (this.#pending(object).length > 0 || (graceful && (m.deletionGracePeriodSeconds ?? 0) > 0)) {
+        // Finalizers or a grace period hold the object: mark it as being deleted.
+        if (!graceful) {
+          if (m.deletionTimestamp) return { object, removed: false };
+          m.deletionTimestamp = now();
+          m.deletionGracePeriodSeconds = 0;
+        }
         this.strategy.prepareForDelete?.(object);
         if (options.dryRun) return { object, removed: false };
         try {

@@ -56,6 +56,13 @@ export interface Strategy {
   /** Changes made when deletion starts (a Namespace turns Terminating). */
   prepareForDelete?(object: JsonObject): void;
   /**
+   * Kinds deleted gracefully (Pods): the grace period for a first delete of `object`, given the
+   * one the request asks for. A positive period leaves the object in place, marked with
+   * deletionTimestamp and deletionGracePeriodSeconds, until a delete with a shorter period (0:
+   * remove) comes; 0 removes it at once (or once its finalizers are done).
+   */
+  checkGracefulDelete?(object: JsonObject, requestedSeconds: number | undefined): number;
+  /**
    * The fields a body may carry, as a tree (`true` = any value below). Unknown fields are dropped,
    * warned about or refused per `fieldValidation`. Absent: every field is known.
    */
