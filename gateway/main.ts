@@ -35,6 +35,7 @@ import { accessGuard, registerNotFound, verbAuthorizer } from "./authorization/i
 import { startControlPlane } from "./control-plane.ts";
 import { startCrdRegistrar } from "./crd-registrar.ts";
 import { DiscoveryCache } from "./discovery/index.ts";
+import { versionInfo } from "./discovery/version.ts";
 import { discoveryResponder, registerVersion } from "./discovery-routes.ts";
 import { Codec } from "./handlers/codec.ts";
 import type { HandlerEnv } from "./handlers/env.ts";
@@ -343,7 +344,12 @@ async function main(options: ServerOptions): Promise<void> {
     await readFile(pki.paths.caKey, "utf8"),
   );
   const loopbackHost = host === "0.0.0.0" ? "127.0.0.1" : host === "[::]" ? "[::1]" : host;
-  const controllerClient = async (name: string) => {
+  // Upstream's user agent (`<program>/<version> (<os>/<arch>) <product>/<commit>[/<controller>]`):
+  // writes are recorded under the program, kube-controller-manager or kube-apiserver.
+  const build = versionInfo();
+  const userAgent = (program: string, controller?: string) =>
+    `${program}/${build.gitVersion} (${build.platform}) ${naming.productName}/${build.gitCommit.slice(0, 7) || "unknown"}${controller ? `/${controller}` : ""}`;
+  const controllerClient = async (name: string, program = "kube-controller-manager") => {
     const cert = await issueCertificate(ca, {
       commonName: `system:controller:${name}`,
       usage: "client",
@@ -354,6 +360,7 @@ async function main(options: ServerOptions): Promise<void> {
       caPem: ca.certPem,
       certPem: cert.certPem,
       keyPem: cert.keyPem,
+      userAgent: userAgent(program, name),
     });
   };
   const stopControllers = new AbortController();
@@ -372,6 +379,7 @@ async function main(options: ServerOptions): Promise<void> {
     caPem: ca.certPem,
     certPem: masters.certPem,
     keyPem: masters.keyPem,
+    userAgent: userAgent("kube-apiserver"),
   });
   const policyRun = (async () => {
     for (let attempt = 0; !stopControllers.signal.aborted; attempt++) {
@@ -442,7 +450,8 @@ async function main(options: ServerOptions): Promise<void> {
   const serves = (...resources: [string, string, string][]) =>
     resources.every(([group, version, resource]) => controlPlane.resources.lookup(group, version, resource));
   const apiServiceRegistration = new ApiServiceRegistrationController(
-    await controllerClient("apiservice-registration-controller"),
+    // Upstream's autoregister controller runs inside the API server.
+    await controllerClient("apiservice-registration-controller", "kube-apiserver"),
     { naming, customResources: serves([naming.group("apiextensions"), "v1", "customresourcedefinitions"]) },
     onControllerError,
   );

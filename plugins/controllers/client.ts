@@ -10,6 +10,8 @@ export interface ControllerCredentials {
   readonly caPem: string;
   readonly certPem: string;
   readonly keyPem: string;
+  /** Sent as User-Agent: the server records writes under the name before its first slash. */
+  readonly userAgent?: string;
 }
 
 export class ApiError extends Error {
@@ -34,15 +36,18 @@ export class ControllerClient {
       this.#client = credentials;
       return;
     }
-    this.#client = new ApiClient({
-      cluster: {
-        server: credentials.server,
-        caPem: credentials.caPem,
-        insecureSkipTlsVerify: false,
-        extensions: {},
+    this.#client = new ApiClient(
+      {
+        cluster: {
+          server: credentials.server,
+          caPem: credentials.caPem,
+          insecureSkipTlsVerify: false,
+          extensions: {},
+        },
+        user: { clientCertPem: credentials.certPem, clientKeyPem: credentials.keyPem },
       },
-      user: { clientCertPem: credentials.certPem, clientKeyPem: credentials.keyPem },
-    });
+      credentials.userAgent ? { userAgent: credentials.userAgent } : {},
+    );
   }
 
   call(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<ApiReply> {
