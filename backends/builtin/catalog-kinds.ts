@@ -14,6 +14,7 @@ import {
   type HpaVersion,
   hpaConversion,
 } from "./conversion/index.ts";
+import { compileGoForm } from "./go-form.ts";
 import { ageColumn } from "./human-duration.ts";
 import { ALL_VERBS, type BuiltinKind } from "./kind.ts";
 import { catalogTypedSchema, kindSchema } from "./typed.ts";
@@ -482,6 +483,32 @@ function versions(catalog: Catalog, naming: Naming, entry: KindEntry): ResourceV
   return [version(entry.pkg, true), ...(entry.otherVersions ?? []).map((o) => version(o.pkg, false, o))];
 }
 
+/**
+ * A conversion whose results at a version other than the storage one (reads) are in the Go form of
+ * that version's type, as upstream encodes them. Writes are brought into form when stored.
+ */
+export function readInGoForm(
+  catalog: Catalog,
+  entry: Pick<KindEntry, "pkg" | "kind" | "otherVersions">,
+  convert: NonNullable<ResourceSchema["convert"]>,
+): NonNullable<ResourceSchema["convert"]> {
+  const forms = new Map(
+    (entry.otherVersions ?? []).map((o) => [
+      o.pkg.slice(o.pkg.indexOf("/") + 1),
+      compileGoForm(catalog, `${o.pkg}.${entry.kind}`),
+    ]),
+  );
+  return (object, to) => {
+    const out = convert(object, to);
+    const form = forms.get(to);
+    if (!form) return out;
+    // The result may share parts with the object converted, which is not ours to change.
+    const copy = cloneJson(out);
+    form.encoded(copy);
+    return copy;
+  };
+}
+
 export function catalogKind(naming: Naming, entry: KindEntry, options: CatalogKindOptions): BuiltinKind {
   const typeId = `${entry.pkg}.${entry.kind}`;
   const typed = catalogTypedSchema(options.catalog, typeId, options.defaulter?.(typeId));
@@ -506,7 +533,7 @@ export function catalogKind(naming: Naming, entry: KindEntry, options: CatalogKi
       ...(entry.scale ? { scale: WORKLOAD_SCALE } : {}),
       allowCreateOnUpdate: false,
       ...(entry.selectableFields ? { selectableFields: entry.selectableFields } : {}),
-      ...(entry.convert ? { convert: entry.convert(naming) } : {}),
+      ...(entry.convert ? { convert: readInGoForm(options.catalog, entry, entry.convert(naming)) } : {}),
       tableColumns: options.columns?.(entry) ?? [ageColumn()],
     },
     strategy: {

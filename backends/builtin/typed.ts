@@ -4,6 +4,7 @@
 import { type Catalog, DecodeChecks, SchemaExpander } from "../catalog/index.ts";
 import type { JsonObject, TypedSchema } from "../registry/strategy.ts";
 import { compileSchema, type StructuralSchema } from "../schema/structural/index.ts";
+import { compileGoForm } from "./go-form.ts";
 
 const API_VERSION: StructuralSchema = {
   type: "string",
@@ -51,6 +52,7 @@ export function catalogTypedSchema(
 ): TypedSchema {
   const schema = compileSchema(kindSchema(catalog, typeId), { builtin: true });
   const decodeError = derived(catalog).decode.forType(typeId);
+  const goForm = compileGoForm(catalog, typeId);
   return {
     decodeError,
     prune(object: JsonObject) {
@@ -59,8 +61,12 @@ export function catalogTypedSchema(
       schema.dropNulls(object);
       return unknown;
     },
+    // Defaulting sees the object as upstream's Go decoding leaves it, and what it yields is
+    // brought into the form upstream's Go encoding gives it, which is what is stored.
     default(object) {
+      goForm.decoded(object);
       defaulter?.(object);
+      goForm.encoded(object);
     },
     validate: (object) => schema.validate(object),
     validateUpdate: (object, old) => schema.validateUpdate(object, old),

@@ -15,7 +15,9 @@
 // - generation: 1 on create, +1 whenever anything but metadata changes.
 // Schemas and rules are compiled once per version, on first use.
 
+import { compileGoForm, type GoForm } from "../builtin/go-form.ts";
 import { ALL_VERBS, type BuiltinKind } from "../builtin/kind.ts";
+import { builtinCatalog } from "../catalog/index.ts";
 import { RUNTIME_CEL_COST_BUDGET } from "../cel/index.ts";
 import { asArray, asObject, asString, cloneJson, type JsonObject, jsonEqual } from "../common/json.ts";
 import type { Naming } from "../naming/naming.ts";
@@ -35,6 +37,12 @@ import { type ConversionCallouts, ConversionError, WebhookConverter } from "./co
 import { openAPISchemaOf, versionsOf } from "./crd-view.ts";
 import { printerColumns } from "./printer-columns.ts";
 import { type ScaleSubresource, validateScaleSpec, validateScaleStatus } from "./scale.ts";
+
+let metaForm: GoForm | undefined;
+function objectMetaForm(): GoForm {
+  metaForm ??= compileGoForm(builtinCatalog(), "meta/v1.ObjectMeta");
+  return metaForm;
+}
 
 export interface CustomResourceKind extends BuiltinKind {
   /** The scale subresource's paths, when the storage version declares one (see scale.ts). */
@@ -272,6 +280,9 @@ export function customResourceKind(
     },
     default(object) {
       runtimeOf(object).compiled?.applyDefaults(object);
+      // Upstream reads the metadata into its ObjectMeta and writes it back: empty maps and lists
+      // go as for built-in kinds. The rest stays as sent.
+      objectMetaForm().encoded(object.metadata);
     },
     validate: (object) => validateObject(object, undefined),
     validateUpdate: (object, old) => validateObject(object, old),
