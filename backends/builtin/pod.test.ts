@@ -59,7 +59,7 @@ describe("Pod", () => {
       "default",
       pod("web", {}, { status: { phase: "Running", podIP: "10.0.0.1" } }),
     );
-    assert.deepEqual(object.status, { phase: "Pending" });
+    assert.deepEqual(object.status, { phase: "Pending", qosClass: "BestEffort" });
     assert.deepEqual((object.spec as JsonObject).containers, [{ name: "c", image: "busybox" }]);
     const stored = JSON.parse((await pods.get("default", "web")).json);
     assert.equal(stored.status.phase, "Pending");
@@ -92,7 +92,7 @@ describe("Pod", () => {
       return next;
     });
     assert.equal((object.spec as JsonObject).activeDeadlineSeconds, 30);
-    assert.deepEqual(object.status, { phase: "Pending" });
+    assert.deepEqual(object.status, { phase: "Pending", qosClass: "BestEffort" });
 
     const owners = [{ apiVersion: "v1", kind: "X", name: "o", uid: "u1" }];
     const { object: after } = await pods.update(

@@ -9,6 +9,7 @@ import { validateMetadataFinalizerNames } from "../validation/object-meta.ts";
 import { ageColumn, timestampAge } from "./human-duration.ts";
 import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
 import { podGracePeriod } from "./pod-graceful-delete.ts";
+import { podQosClass } from "./pod-qos.ts";
 
 export const POD_PENDING = "Pending";
 const TERMINAL_PHASES = new Set(["Succeeded", "Failed"]);
@@ -224,8 +225,8 @@ function copyFrom(object: JsonObject, old: JsonObject, key: string): void {
 export function podKind(naming: Naming): BuiltinKind {
   const strategy: Strategy = {
     prepareForCreate(object) {
-      // A new pod has not run yet, whatever the request claims.
-      object.status = { phase: POD_PENDING };
+      // A new pod has not run yet, whatever the request claims; its QoS class follows its spec.
+      object.status = { phase: POD_PENDING, qosClass: podQosClass(object) };
     },
     prepareForUpdate(object, old) {
       copyFrom(object, old, "status");
