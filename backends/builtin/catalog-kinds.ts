@@ -8,6 +8,7 @@ import type { Naming } from "../naming/naming.ts";
 import type { FieldError } from "../registry/field-error.ts";
 import type { Strategy } from "../registry/strategy.ts";
 import type { ResourceSchema, ResourceVersion, ScaleSpec, TableColumn } from "../schema/resource-schema.ts";
+import { SCALE_COLUMNS } from "./columns/scale.ts";
 import {
   type FlowcontrolVersion,
   flowcontrolConversion,
@@ -407,6 +408,7 @@ const WORKLOAD_SCALE: ScaleSpec = {
   specReplicasPath: ".spec.replicas",
   statusReplicasPath: ".status.replicas",
   selector: (object) => selectorString((object.spec as JsonObject | undefined)?.selector),
+  tableColumns: SCALE_COLUMNS,
 };
 
 function statusOf(object: JsonObject): JsonObject {

@@ -42,6 +42,8 @@ export interface ScaleSpec {
   readonly labelSelectorPath?: string;
   /** The label selector in its string form, computed (built-in workloads). */
   readonly selector?: (object: Record<string, unknown>) => string;
+  /** Columns of the Scale's table; absent: the kind's own (custom resources, as upstream). */
+  readonly tableColumns?: readonly TableColumn[];
 }
 
 export type Verb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection";

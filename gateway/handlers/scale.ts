@@ -68,7 +68,11 @@ export async function handleScale(
   track?: (object: JsonObject, old: JsonObject | undefined) => Promise<void> | void,
 ): Promise<void> {
   const { registry, schema } = served;
-  const choice = codec.output(ctx, served, {
+  // A table of the Scale has the Scale's columns where the kind defines them (built-in workloads).
+  const output = spec.tableColumns
+    ? { ...served, schema: { ...schema, tableColumns: spec.tableColumns } }
+    : served;
+  const choice = codec.output(ctx, output, {
     list: false,
     stream: false,
     kind: { apiVersion: "autoscaling/v1", kind: "Scale" },
@@ -82,7 +86,7 @@ export async function handleScale(
     const object = JSON.parse(item.json) as JsonObject;
     const r = getScale(object, spec);
     if (!r.ok) fail(r);
-    codec.sendOther(ctx, 200, withSelector(r.scale, object, spec), choice, served);
+    codec.sendOther(ctx, 200, withSelector(r.scale, object, spec), choice, output);
     return;
   }
   if (verb !== "update" && verb !== "patch") {
@@ -127,5 +131,5 @@ export async function handleScale(
       },
     },
   );
-  codec.sendOther(ctx, 200, answer(object), choice, served);
+  codec.sendOther(ctx, 200, answer(object), choice, output);
 }
