@@ -3,6 +3,7 @@
 // `--config`. Flags win over the file; the file wins over defaults.
 
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { load as loadYaml } from "js-yaml";
 import { parseCidr, parseNodePortRange, ServiceRangeError } from "../backends/builtin/index.ts";
 import { defaultHistoryBytes } from "../backends/cacher/index.ts";
@@ -90,6 +91,12 @@ export const OPTION_SPECS = [
   },
   { flag: "bind-address", key: "bindAddress", kind: "string", help: "address to listen on" },
   { flag: "secure-port", key: "securePort", kind: "int", help: "port to listen on" },
+  {
+    flag: "advertise-address",
+    key: "advertiseAddress",
+    kind: "string",
+    help: "IP address the kubernetes Service's endpoints point at; default: --bind-address, or the host's address when that is loopback or unspecified",
+  },
   {
     flag: "tls-cert-file",
     key: "tlsCertFile",
@@ -429,6 +436,7 @@ export interface ServerOptions {
   watchCacheHistoryBytes: number;
   bindAddress: string;
   securePort: number;
+  advertiseAddress: string | undefined;
   tlsCertFile: string | undefined;
   tlsPrivateKeyFile: string | undefined;
   tlsSans: string[];
@@ -511,6 +519,7 @@ export const DEFAULTS: ServerOptions = {
   watchCacheHistoryBytes: defaultHistoryBytes(),
   bindAddress: "127.0.0.1",
   securePort: 6443,
+  advertiseAddress: undefined,
   tlsCertFile: undefined,
   tlsPrivateKeyFile: undefined,
   tlsSans: [],
@@ -726,6 +735,8 @@ export function loadOptions(
   }
   if (options.securePort < 0 || options.securePort > 65535)
     throw new OptionError("--secure-port: out of range");
+  if (options.advertiseAddress !== undefined && isIP(options.advertiseAddress) === 0)
+    throw new OptionError(`--advertise-address: not an IP address: ${options.advertiseAddress}`);
   checkAuthOptions(options, { ...file, ...flags });
   try {
     parseCidr(options.serviceClusterIpRange);

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { pino } from "pino";
 import { RemoteBackend } from "../backends/aggregator/index.ts";
-import { builtinKinds, builtinRbacKinds } from "../backends/builtin/index.ts";
+import { builtinKinds, builtinRbacKinds, ServiceAllocator } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
 import { embeddedStoreDir, openStorage } from "../backends/factory.ts";
 import { naming as namingPreset, upstreamNamedClientFeatures } from "../backends/naming/index.ts";
@@ -15,9 +15,12 @@ import { reconcileBootstrapPolicy } from "../plugins/authorization/rbac/index.ts
 import {
   ApiServiceRegistrationController,
   AuthenticationTrustController,
+  advertiseAddress,
+  BootstrapObjectsController,
   BootstrapTokenCleaner,
   ClusterRoleAggregationController,
   ControllerClient,
+  KubernetesServiceController,
   NamespaceController,
   RootCaPublisher,
   ServiceAccountController,
@@ -455,6 +458,35 @@ async function main(options: ServerOptions): Promise<void> {
     { naming, customResources: serves([naming.group("apiextensions"), "v1", "customresourcedefinitions"]) },
     onControllerError,
   );
+  // The API server's own objects, written as upstream's with its privileged loopback identity.
+  const bootstrapObjects = new BootstrapObjectsController(
+    mastersClient,
+    {
+      naming,
+      priorityClasses: serves([naming.group("scheduling"), "v1", "priorityclasses"]),
+      flowControl: serves(
+        [naming.group("flowcontrol"), "v1beta3", "flowschemas"],
+        [naming.group("flowcontrol"), "v1beta3", "prioritylevelconfigurations"],
+      ),
+    },
+    onControllerError,
+  );
+  const publicIp = advertiseAddress(options.bindAddress, options.advertiseAddress);
+  if (publicIp === undefined)
+    log.warn("no address to advertise (--advertise-address): the kubernetes Service gets no endpoints");
+  const kubernetesService = new KubernetesServiceController(
+    mastersClient,
+    {
+      naming,
+      serviceIp: new ServiceAllocator({
+        clusterIpRange: options.serviceClusterIpRange,
+        nodePortRange: options.serviceNodePortRange,
+      }).firstIp,
+      publicIp,
+      publicPort: options.securePort,
+    },
+    onControllerError,
+  );
   if (aggregation) {
     availability = new ApiServiceAvailability({
       table: aggregation.table,
@@ -488,6 +520,15 @@ async function main(options: ServerOptions): Promise<void> {
     running.push(storageProtection);
   if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
   if (serves([naming.group("apiregistration"), "v1", "apiservices"])) running.push(apiServiceRegistration);
+  running.push(bootstrapObjects);
+  if (
+    serves(
+      ["", "v1", "services"],
+      ["", "v1", "endpoints"],
+      [naming.group("discovery"), "v1", "endpointslices"],
+    )
+  )
+    running.push(kubernetesService);
   if (availability) running.push(availability);
   if (remoteOpenApi) running.push(remoteOpenApi);
   // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.

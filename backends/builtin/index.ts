@@ -6,13 +6,7 @@ import { crdStrategy } from "../crd/index.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { StructuralSchema } from "../schema/structural/index.ts";
 import { withApiServiceLifecycle } from "./apiservice.ts";
-import {
-  CATALOG_KINDS,
-  type CatalogKindOptions,
-  catalogKind,
-  readInGoForm,
-  withCatalogSchema,
-} from "./catalog-kinds.ts";
+import { CATALOG_KINDS, type CatalogKindOptions, catalogKind, withCatalogSchema } from "./catalog-kinds.ts";
 import { builtinColumns } from "./columns/index.ts";
 import { configMapKind } from "./configmap.ts";
 import { eventsConversion } from "./conversion/index.ts";
@@ -43,6 +37,7 @@ export {
   DEFAULT_SERVICE_RANGES,
   parseCidr,
   parseNodePortRange,
+  ServiceAllocator,
   ServiceRangeError,
   type ServiceRanges,
 } from "./service-allocation.ts";
@@ -138,11 +133,7 @@ function eventsGroupKind(naming: Naming, core: BuiltinKind, catalog: Catalog): B
         // The stored form is core/v1's; it is never served under this group.
         { name: "core", served: false, storage: true },
       ],
-      convert: readInGoForm(
-        catalog,
-        { pkg: "core/v1", kind: "Event", otherVersions: [{ pkg: "events/v1" }] },
-        eventsConversion(naming),
-      ),
+      convert: eventsConversion(naming),
     },
   };
 }

@@ -1,4 +1,8 @@
 export {
+  BootstrapObjectsController,
+  type BootstrapObjectsOptions,
+} from "./apiserver-bootstrap/bootstrap-objects-controller.ts";
+export {
   ApiServiceRegistrationController,
   type ApiServiceRegistrationOptions,
 } from "./apiservice-registration/apiservice-registration-controller.ts";
@@ -11,6 +15,11 @@ export { BootstrapTokenCleaner, type TokenCleanerOptions } from "./bootstrap-tok
 export { ControllerClient, type ControllerCredentials } from "./client.ts";
 export { ClusterRoleAggregationController } from "./clusterrole-aggregation/clusterrole-aggregation-controller.ts";
 export { Informer } from "./informer.ts";
+export { advertiseAddress } from "./kubernetes-service/advertise-address.ts";
+export {
+  KubernetesServiceController,
+  type KubernetesServiceOptions,
+} from "./kubernetes-service/kubernetes-service-controller.ts";
 export { NamespaceController } from "./namespace/namespace-controller.ts";
 export { RootCaPublisher } from "./rootca/root-ca-publisher.ts";
 export { ServiceAccountController } from "./serviceaccount/serviceaccount-controller.ts";
