@@ -6,7 +6,13 @@ import { crdStrategy } from "../crd/index.ts";
 import type { Naming } from "../naming/naming.ts";
 import type { StructuralSchema } from "../schema/structural/index.ts";
 import { withApiServiceLifecycle } from "./apiservice.ts";
-import { CATALOG_KINDS, type CatalogKindOptions, catalogKind, withCatalogSchema } from "./catalog-kinds.ts";
+import {
+  CATALOG_KINDS,
+  type CatalogKindOptions,
+  catalogKind,
+  readInGoForm,
+  withCatalogSchema,
+} from "./catalog-kinds.ts";
 import { builtinColumns } from "./columns/index.ts";
 import { configMapKind } from "./configmap.ts";
 import { eventsConversion } from "./conversion/index.ts";
@@ -133,7 +139,11 @@ function eventsGroupKind(naming: Naming, core: BuiltinKind, catalog: Catalog): B
         // The stored form is core/v1's; it is never served under this group.
         { name: "core", served: false, storage: true },
       ],
-      convert: eventsConversion(naming),
+      convert: readInGoForm(
+        catalog,
+        { pkg: "core/v1", kind: "Event", otherVersions: [{ pkg: "events/v1" }] },
+        eventsConversion(naming),
+      ),
     },
   };
 }
