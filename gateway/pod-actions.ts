@@ -221,8 +221,11 @@ export function podEvictionAction(resources: ResourceTable): VirtualResource {
       }
       const uid = asString(asObject(options.preconditions)?.uid);
       const rv = asString(asObject(options.preconditions)?.resourceVersion);
+      // The eviction's grace period reaches the pod's delete, a negative one read as one second.
+      const grace = options.gracePeriodSeconds;
       await pods.delete(namespace, podName, {
         dryRun,
+        ...(typeof grace === "number" ? { gracePeriodSeconds: grace < 0 ? 1 : grace } : {}),
         ...(uid || rv
           ? { preconditions: { ...(uid ? { uid } : {}), ...(rv ? { resourceVersion: rv } : {}) } }
           : {}),

@@ -132,6 +132,12 @@ describe("pod binding and eviction", { skip: bin ? false : NO_KUBECTL }, () => {
     const evicted = JSON.parse(await ok(["get", "pod", "bound", "-o", "json"])).metadata;
     assert.ok(evicted.deletionTimestamp);
     assert.equal(evicted.deletionGracePeriodSeconds, 30);
+    // The eviction's own grace period reaches the delete: a shorter one moves the deadline.
+    const shorter = JSON.stringify({ ...JSON.parse(eviction), deleteOptions: { gracePeriodSeconds: 5 } });
+    await ok(["create", "--raw", path, "-f", "-"], shorter);
+    const shortened = JSON.parse(await ok(["get", "pod", "bound", "-o", "json"])).metadata;
+    assert.equal(shortened.deletionGracePeriodSeconds, 5);
+    assert.ok(Date.parse(shortened.deletionTimestamp) < Date.parse(evicted.deletionTimestamp));
     const status = JSON.parse(await ok(["get", "pdb", "keep", "-o", "json"])).status;
     assert.equal(status.disruptionsAllowed, 0);
     assert.ok(status.disruptedPods.bound);
