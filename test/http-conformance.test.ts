@@ -175,7 +175,12 @@ describe("REST verbs over HTTPS", () => {
   it("keeps an empty Secret value, as base64 of nothing", async () => {
     const path = "/api/v1/namespaces/default/secrets";
     const created = await api.call("POST", path, {
-      body: { apiVersion: "v1", kind: "Secret", metadata: { name: "empty-value" }, data: { a: "", b: "eA==" } },
+      body: {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "empty-value" },
+        data: { a: "", b: "eA==" },
+      },
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.deepEqual(created.body.data, { a: "", b: "eA==" });
