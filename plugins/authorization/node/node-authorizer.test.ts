@@ -209,7 +209,8 @@ describe("Node authorizer", () => {
     const get = (who: string) => () =>
       authz.authorize(attrs(node(who), "get", "secrets", { name: "moving" }));
     await eventually(get("a"), ALLOW);
-    await pods.delete("default", "mover");
+    // A bound pod goes with the kubelet's grace-0 delete; the first one only marks it terminating.
+    await pods.delete("default", "mover", { gracePeriodSeconds: 0 });
     await eventually(get("a"), NO_RELATIONSHIP("a"));
     await pods.create("default", {
       metadata: { name: "mover" },
@@ -221,7 +222,7 @@ describe("Node authorizer", () => {
     });
     await eventually(get("b"), ALLOW);
     assert.deepEqual(get("a")(), NO_RELATIONSHIP("a"));
-    await pods.delete("default", "mover");
+    await pods.delete("default", "mover", { gracePeriodSeconds: 0 });
     await eventually(get("b"), NO_RELATIONSHIP("b"));
   });
 
@@ -259,13 +260,13 @@ describe("Node authorizer", () => {
       () => authz.authorize(attrs(node("c"), "update", "pods/status", { name: "late-2" })),
       ALLOW,
     );
-    await pods.delete("default", "late");
+    await pods.delete("default", "late", { gracePeriodSeconds: 0 });
     await eventually(
       () => authz.authorize(attrs(node("c"), "update", "pods/status", { name: "late" })),
       NO_RELATIONSHIP("c"),
     );
     assert.deepEqual(get(), ALLOW);
-    await pods.delete("default", "late-2");
+    await pods.delete("default", "late-2", { gracePeriodSeconds: 0 });
     await eventually(get, NO_RELATIONSHIP("c"));
   });
 
