@@ -91,6 +91,76 @@ describe("ServiceAllocator", () => {
     );
   });
 
+  it("gives a Local load balancer a health check node port, checks a requested one, keeps it on update", () => {
+    const a = new ServiceAllocator({ clusterIpRange: "10.0.0.0/24", nodePortRange: "30000-30003" });
+    const owner = service("o", { type: "NodePort", ports: [{ port: 80, nodePort: 30000 }] });
+    const local = {
+      type: "LoadBalancer",
+      externalTrafficPolicy: "Local",
+      ports: [{ port: 80, nodePort: 30001 }],
+    };
+    const lb = service("lb", { ...local });
+    assert.deepEqual(a.allocate(lb, undefined, [owner]), []);
+    const health = (lb.spec as JsonObject).healthCheckNodePort as number;
+    assert.ok(health === 30002 || health === 30003, String(health));
+    const taken = a.allocate(
+      service("t", { ...local, ports: [{ port: 80 }], healthCheckNodePort: 30000 }),
+      undefined,
+      [owner],
+    );
+    assert.deepEqual(
+      taken.map((e) => [e.field, e.detail]),
+      [
+        [
+          "spec.healthCheckNodePort",
+          "failed to allocate requested HealthCheck NodePort 30000: provided port is already allocated",
+        ],
+      ],
+    );
+    const own = new ServiceAllocator({
+      clusterIpRange: "10.0.0.0/24",
+      nodePortRange: "30000-30003",
+    }).allocate(service("u", { ...local, healthCheckNodePort: 30001 }), undefined, []);
+    assert.equal(
+      own[0]?.detail,
+      "failed to allocate requested HealthCheck NodePort 30001: provided port is already allocated",
+    );
+    // Stored, the Service holds its port; an update keeps it, and a Service without one frees it.
+    const stored = structuredClone(lb);
+    const updated = service("lb", { ...local, healthCheckNodePort: health });
+    assert.deepEqual(a.allocate(updated, stored, [owner, stored]), []);
+    assert.equal((updated.spec as JsonObject).healthCheckNodePort, health);
+    const elsewhere = service("n", { type: "NodePort", ports: [{ port: 80, nodePort: health }] });
+    assert.equal(a.allocate(elsewhere, undefined, [owner, stored]).length, 1);
+    const cluster = service("lb", {
+      type: "LoadBalancer",
+      externalTrafficPolicy: "Cluster",
+      ports: [{ port: 80, nodePort: 30001 }],
+    });
+    assert.deepEqual(
+      a.allocate(service("n", { type: "NodePort", ports: [{ port: 80, nodePort: health }] }), undefined, [
+        owner,
+        cluster,
+      ]),
+      [],
+    );
+  });
+
+  it("allocates no node ports for a load balancer that does without them", () => {
+    const a = new ServiceAllocator({ clusterIpRange: "10.0.0.0/24", nodePortRange: "30000-30003" });
+    const svc = service("lb", {
+      type: "LoadBalancer",
+      allocateLoadBalancerNodePorts: false,
+      ports: [{ port: 80 }, { port: 81, nodePort: 30003 }],
+    });
+    assert.deepEqual(a.allocate(svc, undefined, []), []);
+    const ports = (svc.spec as JsonObject).ports as JsonObject[];
+    assert.deepEqual(
+      ports.map((p) => p.nodePort),
+      [undefined, 30003],
+    );
+  });
+
   it("works with IPv6 ranges", () => {
     const a = new ServiceAllocator({ clusterIpRange: "fd00:10::/120", nodePortRange: "30000-32767" });
     const svc = service("v6", {});

@@ -1,7 +1,8 @@
-// Cluster IPs and node ports for Services: allocated on create (and when an update starts to need
-// them), checked when requested, and free again once the Service is gone. What is in use is read
-// from the Services themselves (the watch cache), plus reservations of writes not yet visible
-// there, so nothing is kept that could drift from the stored objects.
+// Cluster IPs, node ports and health check node ports for Services: allocated on create (and when
+// an update starts to need them), checked when requested, and free again once the Service is gone
+// or no longer holds them. What is in use is read from the Services themselves (the watch cache),
+// plus reservations of writes not yet visible there, so nothing is kept that could drift from the
+// stored objects.
 import { asArray, asObject, asString, type JsonObject } from "../common/json.ts";
 import { type FieldError, field } from "../registry/field-error.ts";
 
@@ -171,9 +172,8 @@ export class ServiceAllocator {
         this.#reservedIps.delete(ip);
         if (!isSelf) usedIps.add(ip);
       }
-      for (const p of asArray(s.ports)) {
-        const n = asObject(p)?.nodePort;
-        if (typeof n !== "number") continue;
+      for (const n of [...asArray(s.ports).map((p) => asObject(p)?.nodePort), s.healthCheckNodePort]) {
+        if (typeof n !== "number" || n === 0) continue;
         this.#reservedPorts.delete(n);
         if (!isSelf) usedPorts.add(n);
       }
@@ -254,8 +254,10 @@ export class ServiceAllocator {
           pendingPorts.push(requested);
         }
       });
+      // A load balancer may do without node ports; ports asked for are still honoured.
+      const automatic = type === "NodePort" || spec.allocateLoadBalancerNodePorts !== false;
       ports.forEach((port, i) => {
-        if (!port || (typeof port.nodePort === "number" && port.nodePort !== 0)) return;
+        if (!port || (typeof port.nodePort === "number" && port.nodePort !== 0) || !automatic) return;
         const free = this.#freePort(usedPorts);
         if (free === undefined) {
           errs.push(
@@ -268,12 +270,67 @@ export class ServiceAllocator {
         pendingPorts.push(free);
       });
     }
+    if (type === "LoadBalancer" && asString(spec.externalTrafficPolicy) === "Local") {
+      const picked = this.#healthCheckNodePort(spec, oldSpec, usedPorts, errs);
+      if (picked !== undefined) pendingPorts.push(picked);
+    }
     // Only a write that goes ahead holds what it picked.
     if (errs.length === 0) {
       for (const ip of ips) if (ip !== HEADLESS) this.#reservedIps.set(ip, now + RESERVATION_MS);
       for (const port of pendingPorts) this.#reservedPorts.set(port, now + RESERVATION_MS);
     }
     return errs;
+  }
+
+  /**
+   * The health check node port of a LoadBalancer with the Local traffic policy: the one it had,
+   * the one asked for if free, or any free one. Returns a port newly taken.
+   */
+  #healthCheckNodePort(
+    spec: JsonObject,
+    oldSpec: JsonObject | undefined,
+    usedPorts: Set<number>,
+    errs: FieldError[],
+  ): number | undefined {
+    const requested = typeof spec.healthCheckNodePort === "number" ? spec.healthCheckNodePort : 0;
+    const hadOne =
+      asString(oldSpec?.type) === "LoadBalancer" && asString(oldSpec?.externalTrafficPolicy) === "Local";
+    if (requested !== 0 && hadOne && requested === oldSpec?.healthCheckNodePort) return undefined;
+    if (requested === 0) {
+      const free = this.#freePort(usedPorts);
+      if (free === undefined) {
+        errs.push(
+          field.forbidden(
+            "spec.healthCheckNodePort",
+            "failed to allocate a HealthCheck NodePort: range is full",
+          ),
+        );
+        return undefined;
+      }
+      spec.healthCheckNodePort = free;
+      usedPorts.add(free);
+      return free;
+    }
+    // The Service's own node ports count as taken too.
+    const own = asArray(spec.ports).some((p) => asObject(p)?.nodePort === requested);
+    const problem =
+      requested < this.#ports.first || requested > this.#ports.last
+        ? `provided port is not in the valid range. The range of valid ports is ${this.#ports.first}-${this.#ports.last}`
+        : usedPorts.has(requested) || own
+          ? "provided port is already allocated"
+          : undefined;
+    if (problem) {
+      errs.push(
+        field.invalid(
+          "spec.healthCheckNodePort",
+          requested,
+          `failed to allocate requested HealthCheck NodePort ${requested}: ${problem}`,
+        ),
+      );
+      return undefined;
+    }
+    usedPorts.add(requested);
+    return requested;
   }
 
   #inRange(ip: { family: string; value: bigint }): boolean {

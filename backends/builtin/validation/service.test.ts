@@ -323,6 +323,87 @@ describe("Service", () => {
     assert.equal(applied.spec.ports[0].nodePort, 31080);
     assert.deepEqual(shape(validators["core/v1.Service"]!.validateUpdate!(applied, old)), []);
   });
+
+  const changeType = (old: Json, edit: (o: Any) => void): Any => {
+    const next: Any = variant(old, edit);
+    prepareServiceForUpdate(next, old);
+    return next;
+  };
+  const validUpdate = (next: Json, old: Json) =>
+    shape(validators["core/v1.Service"]!.validateUpdate!(next, old));
+
+  it("drops what only the old type uses when a type change leaves it as it was", () => {
+    const old: Any = variant(loadBalancer(), (o: Any) => {
+      o.spec.externalTrafficPolicy = "Local";
+      o.spec.healthCheckNodePort = 31100;
+      o.spec.loadBalancerClass = "example.com/lb";
+      o.status = { loadBalancer: { ingress: [{ ip: "192.0.2.1" }] } };
+    });
+    const toNodePort = changeType(old, (o) => {
+      o.spec.type = "NodePort";
+      delete o.spec.loadBalancerSourceRanges;
+    });
+    for (const gone of ["healthCheckNodePort", "allocateLoadBalancerNodePorts", "loadBalancerClass"])
+      assert.equal(toNodePort.spec[gone], undefined, gone);
+    assert.deepEqual(
+      toNodePort.spec.ports.map((p: Any) => p.nodePort),
+      [31080, 31090],
+    );
+    assert.equal(toNodePort.spec.externalTrafficPolicy, "Local");
+    assert.deepEqual(toNodePort.status.loadBalancer, {});
+    assert.deepEqual(validUpdate(toNodePort, old), []);
+
+    const toClusterIP = changeType(old, (o) => {
+      o.spec.type = "ClusterIP";
+      delete o.spec.loadBalancerSourceRanges;
+      o.spec.ports.pop();
+    });
+    assert.deepEqual(
+      toClusterIP.spec.ports.map((p: Any) => p.nodePort),
+      [undefined],
+    );
+    for (const gone of ["externalTrafficPolicy", "healthCheckNodePort", "allocateLoadBalancerNodePorts"])
+      assert.equal(toClusterIP.spec[gone], undefined, gone);
+    assert.equal(toClusterIP.spec.clusterIP, "10.96.14.7");
+    assert.deepEqual(validUpdate(toClusterIP, old), []);
+
+    const toExternal = changeType(service(), (o) => {
+      o.spec.type = "ExternalName";
+      o.spec.externalName = "db.example.com";
+    });
+    for (const gone of ["clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy"])
+      assert.equal(toExternal.spec[gone], undefined, gone);
+    assert.deepEqual(validUpdate(toExternal, service()), []);
+  });
+
+  it("keeps what a type change sets anew, for validation to judge", () => {
+    const old = loadBalancer();
+    const next = changeType(old, (o) => {
+      o.spec.type = "ClusterIP";
+      delete o.spec.loadBalancerSourceRanges;
+      o.spec.ports[0].nodePort = 31555;
+      o.spec.allocateLoadBalancerNodePorts = false;
+    });
+    assert.equal(next.spec.ports[0].nodePort, 31555);
+    assert.deepEqual(validUpdate(next, old), [
+      ["spec.ports[0].nodePort", "Forbidden", "may not be used when `type` is 'ClusterIP'"],
+      ["spec.ports[1].nodePort", "Forbidden", "may not be used when `type` is 'ClusterIP'"],
+      ["spec.allocateLoadBalancerNodePorts", "Forbidden", "may only be used when `type` is 'LoadBalancer'"],
+    ]);
+  });
+
+  it("keeps a Local load balancer's health check node port, which may not change", () => {
+    const old = variant(loadBalancer(), (o: Any) => {
+      o.spec.externalTrafficPolicy = "Local";
+      o.spec.healthCheckNodePort = 31100;
+    });
+    const kept = changeType(old, (o) => delete o.spec.healthCheckNodePort);
+    assert.equal(kept.spec.healthCheckNodePort, 31100);
+    assert.deepEqual(
+      update(old, (o) => (o.spec.healthCheckNodePort = 31101)),
+      [["spec.healthCheckNodePort", "Forbidden", "field is immutable"]],
+    );
+  });
 });
 
 describe("Endpoints", () => {

@@ -13,7 +13,18 @@ import {
   parseIP,
 } from "./net.ts";
 import { INVALID_IP, isValidPortNum, PORT_RANGE, validatePortNumOrName } from "./pod-spec.ts";
-import { arr, dnsLabel, dnsSubdomain, type Json, num, obj, objOrEmpty, qualifiedName, str } from "./util.ts";
+import {
+  arr,
+  dnsLabel,
+  dnsSubdomain,
+  type Json,
+  num,
+  obj,
+  objOrEmpty,
+  qualifiedName,
+  semanticEqual,
+  str,
+} from "./util.ts";
 
 const MAX_CLIENT_IP_AFFINITY_SECONDS = 86400;
 
@@ -356,8 +367,86 @@ export function validateServiceUpdate(object: Json, old: Json, naming: Naming): 
         field.invalid("spec.loadBalancerClass", spec.loadBalancerClass ?? null, "may not change once set"),
       );
   }
+  // The health check port is allocated once; a Service that keeps needing it keeps it.
+  if (
+    needsHealthCheckNodePort(spec) &&
+    needsHealthCheckNodePort(oldSpec) &&
+    (num(spec.healthCheckNodePort) ?? 0) !== (num(oldSpec.healthCheckNodePort) ?? 0)
+  )
+    errs.push(field.forbidden("spec.healthCheckNodePort", "field is immutable"));
   errs.push(...validateService(object, naming));
   return errs;
+}
+
+const typeOf = (spec: Json): string => str(spec.type) || "ClusterIP";
+const needsNodePorts = (spec: Json): boolean =>
+  typeOf(spec) === "NodePort" || typeOf(spec) === "LoadBalancer";
+
+/** Whether a Service has a health check node port: a LoadBalancer with the Local traffic policy. */
+function needsHealthCheckNodePort(spec: Json): boolean {
+  return typeOf(spec) === "LoadBalancer" && str(spec.externalTrafficPolicy) === "Local";
+}
+
+function nonZeroNodePorts(spec: Json): Set<number> {
+  return new Set(
+    arr(spec.ports)
+      .map((p) => num(objOrEmpty(p).nodePort) ?? 0)
+      .filter((n) => n !== 0),
+  );
+}
+
+/**
+ * Upstream's Service strategy on update: a type change drops the fields that only the old type
+ * uses (cluster IPs and families, node ports, the health check port, the load balancer's
+ * fields, the external traffic policy) when the request left them as they were, so that a
+ * client changing only `type` is not refused for values the server filled in; what they held is
+ * free once the Service is stored without them. A value the request changed is kept, and
+ * validation judges it. Mutates the object.
+ */
+function dropTypeDependentFields(service: Json, spec: Json, oldSpec: Json): void {
+  const external = (s: Json) => typeOf(s) === "ExternalName";
+  if (!external(oldSpec) && external(spec)) {
+    const sameIPs =
+      str(spec.clusterIP) === str(oldSpec.clusterIP) && semanticEqual(spec.clusterIPs, oldSpec.clusterIPs);
+    if (sameIPs) {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    }
+    if (semanticEqual(spec.ipFamilies, oldSpec.ipFamilies)) delete spec.ipFamilies;
+    if (str(spec.ipFamilyPolicy) === str(oldSpec.ipFamilyPolicy)) delete spec.ipFamilyPolicy;
+  }
+  if (needsNodePorts(oldSpec) && !needsNodePorts(spec)) {
+    const before = nonZeroNodePorts(oldSpec);
+    // Ports may be added, removed or changed, as long as no node port is new.
+    if ([...nonZeroNodePorts(spec)].every((p) => before.has(p)))
+      for (const p of arr(spec.ports)) {
+        const port = obj(p);
+        if (port) delete port.nodePort;
+      }
+  }
+  if (
+    needsHealthCheckNodePort(oldSpec) &&
+    !needsHealthCheckNodePort(spec) &&
+    (num(spec.healthCheckNodePort) ?? 0) === (num(oldSpec.healthCheckNodePort) ?? 0)
+  )
+    delete spec.healthCheckNodePort;
+  const loadBalancer = (s: Json) => typeOf(s) === "LoadBalancer";
+  if (loadBalancer(oldSpec) && !loadBalancer(spec)) {
+    const allocate = spec.allocateLoadBalancerNodePorts;
+    if (allocate != null && oldSpec.allocateLoadBalancerNodePorts != null)
+      if (allocate === oldSpec.allocateLoadBalancerNodePorts) delete spec.allocateLoadBalancerNodePorts;
+    if ((spec.loadBalancerClass ?? null) === (oldSpec.loadBalancerClass ?? null))
+      delete spec.loadBalancerClass;
+  }
+  if (
+    needsNodePorts(oldSpec) &&
+    !needsNodePorts(spec) &&
+    str(spec.externalTrafficPolicy) === str(oldSpec.externalTrafficPolicy)
+  )
+    delete spec.externalTrafficPolicy;
+  // A load balancer's status goes with the type, though its teardown takes longer.
+  const status = obj(service.status);
+  if (!loadBalancer(spec) && status && status.loadBalancer != null) status.loadBalancer = {};
 }
 
 /**
@@ -403,6 +492,10 @@ export function prepareServiceForUpdate(service: Json, old: Json): void {
       if (previous !== 0 && !taken.has(previous)) port.nodePort = previous;
     }
   }
+  if (needsHealthCheckNodePort(spec) && needsHealthCheckNodePort(oldSpec)) {
+    if ((num(spec.healthCheckNodePort) ?? 0) === 0 && oldSpec.healthCheckNodePort !== undefined)
+      spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
+  }
   // A client that changes only the singular clusterIP is taken at its word.
   const ips = arr(spec.clusterIPs).map(str);
   const oldIPs = arr(oldSpec.clusterIPs).map(str);
@@ -411,6 +504,7 @@ export function prepareServiceForUpdate(service: Json, old: Json): void {
     if (str(spec.clusterIP) === "") delete spec.clusterIPs;
     else spec.clusterIPs = [spec.clusterIP];
   }
+  dropTypeDependentFields(service, spec, oldSpec);
 }
 
 // ---- Endpoints --------------------------------------------------------------------------------
