@@ -65,6 +65,11 @@ export function objectMetaSchema(): StructuralSchema {
   return kindSchema(builtinCatalog(), "meta/v1.ObjectMeta");
 }
 
+/** autoscaling/v1 Scale's structural schema, for patches and applies of scale subresources. */
+export function scaleSchema(): StructuralSchema {
+  return kindSchema(builtinCatalog(), "autoscaling/v1.Scale");
+}
+
 export interface BuiltinSettings {
   /** Where Services get their cluster IPs and node ports. */
   readonly serviceRanges?: ServiceRanges;

@@ -2,16 +2,14 @@
 // against the resource's scope, subresource actions and `scale` go to their handlers, and every
 // other request to the handler of its verb (verbs/). Handlers never touch storage (DESIGN.md):
 // they go through the registry, which owns the lifecycle.
-import type { JsonObject } from "../../backends/registry/index.ts";
 import { noteDeprecatedRequest } from "../deprecation.ts";
-import { fieldManagerFor } from "../fieldmanager/index.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import { handleProxy, isProxySubresource } from "../proxy/handler.ts";
 import { errors } from "../request/api-error.ts";
 import type { RequestInfo } from "../request/request-info.ts";
 import type { HandlerEnv } from "./env.ts";
 import { handlePodStream, isPodStream } from "./pod-streams.ts";
-import { dryRun, query, writeManager } from "./request-options.ts";
+import { dryRun, query } from "./request-options.ts";
 import { handleScale } from "./scale.ts";
 import { OPTIONAL_VERBS, VERBS } from "./verbs/index.ts";
 import { bodyVersion, handleVirtual } from "./virtual.ts";
@@ -63,16 +61,15 @@ export async function handleResource(ctx: RequestContext, env: HandlerEnv): Prom
       options: { kind: "UpdateOptions", fieldManager: query(ctx, "fieldManager") },
       kind: { group: "autoscaling", version: "v1", kind: "Scale" },
     });
-    // A scale write is recorded on the parent, under the subresource, as upstream does.
-    const writer =
-      info.verb === "update" || info.verb === "patch"
-        ? writeManager(ctx, env, info.verb === "patch" ? "PatchOptions" : "UpdateOptions")
-        : undefined;
-    const fields = fieldManagerFor(served, env.naming, info.apiVersion, "scale");
-    const track = writer
-      ? (next: JsonObject, old: JsonObject | undefined) => fields.update(old, next, undefined, writer.manager)
-      : undefined;
-    return handleScale(ctx, env.codec, served, schema.scale, ns, info.name, info.verb, dry, admission, track);
+    return handleScale(ctx, env, {
+      served,
+      spec: schema.scale,
+      namespace: ns,
+      name: info.name,
+      version: info.apiVersion,
+      dryRun: dry,
+      admission,
+    });
   }
   if (subresource) {
     if (!schema.subresources.includes(subresource) || !registry.subresources[subresource])
