@@ -47,11 +47,97 @@ function names(items: readonly { json: string }[]): string[] {
 }
 
 describe("Pod", () => {
-  it("is namespaced, short name po, in category all, with status, binding and eviction", () => {
+  it("is namespaced, short name po, in category all, with status, binding, eviction and ephemeralcontainers", () => {
     assert.equal(kind.schema.namespaced, true);
     assert.deepEqual(kind.schema.shortNames, ["po"]);
     assert.deepEqual(kind.schema.categories, ["all"]);
-    assert.deepEqual(kind.schema.subresources, ["status", "binding", "eviction"]);
+    assert.deepEqual(kind.schema.subresources, ["status", "binding", "eviction", "ephemeralcontainers"]);
+  });
+
+  it("adds ephemeral containers through their subresource, and nothing else", async () => {
+    await pods.create("default", pod("dbg", {}, { metadata: { name: "dbg", labels: { app: "a" } } }));
+    const debug = { name: "debug", image: "busybox", targetContainerName: "c", resources: {} };
+    const { object } = await pods.update(
+      "default",
+      "dbg",
+      (cur) => {
+        const next = structuredClone(cur) as JsonObject;
+        const spec = next.spec as JsonObject;
+        spec.ephemeralContainers = [debug];
+        spec.containers = [{ name: "c", image: "nginx" }];
+        next.status = { phase: "Running" };
+        (next.metadata as JsonObject).labels = { app: "b" };
+        return next;
+      },
+      { subresource: "ephemeralcontainers" },
+    );
+    assert.deepEqual((object.spec as JsonObject).ephemeralContainers, [debug]);
+    assert.deepEqual((object.spec as JsonObject).containers, [{ name: "c", image: "busybox" }]);
+    assert.equal((object.status as JsonObject).phase, "Pending");
+    assert.deepEqual((object.metadata as JsonObject).labels, { app: "a" });
+
+    const edit = (change: (spec: JsonObject) => void) =>
+      invalid(
+        pods.update(
+          "default",
+          "dbg",
+          (cur) => {
+            const next = structuredClone(cur) as JsonObject;
+            change(next.spec as JsonObject);
+            return next;
+          },
+          { subresource: "ephemeralcontainers" },
+        ),
+      );
+    assert.deepEqual(
+      await edit((spec) => {
+        spec.ephemeralContainers = [];
+      }),
+      ['spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug" may not be removed\n'],
+    );
+    const changed = await edit((spec) => {
+      (spec.ephemeralContainers as JsonObject[])[0]!.image = "alpine";
+    });
+    assert.equal(changed.length, 1);
+    assert.match(
+      changed[0] ?? "",
+      /^spec\.ephemeralContainers: Forbidden: existing ephemeral containers "debug" may not be changed\n/,
+    );
+    assert.match(changed[0] ?? "", /image: "busybox"[\s\S]*image: "alpine"/);
+    assert.deepEqual(
+      await edit((spec) => {
+        (spec.ephemeralContainers as JsonObject[]).push({
+          name: "probe",
+          image: "busybox",
+          ports: [{ containerPort: 80 }],
+          resources: { limits: { cpu: "1" } },
+        });
+      }),
+      [
+        "spec.ephemeralContainers[1].ports: Forbidden: cannot be set for an Ephemeral Container",
+        "spec.ephemeralContainers[1].resources: Forbidden: cannot be set for an Ephemeral Container",
+      ],
+    );
+  });
+
+  it("refuses ephemeral containers for mirror pods", async () => {
+    const mirror = { name: "static", annotations: { "cluster.io/config.mirror": "hash" } };
+    await pods.create("default", pod("static", {}, { metadata: mirror }));
+    assert.deepEqual(
+      await invalid(
+        pods.update(
+          "default",
+          "static",
+          (cur) => {
+            const next = structuredClone(cur) as JsonObject;
+            (next.spec as JsonObject).ephemeralContainers = [{ name: "debug", image: "busybox" }];
+            return next;
+          },
+          { subresource: "ephemeralcontainers" },
+        ),
+      ),
+      [": Forbidden: static pods do not support ephemeral containers"],
+    );
   });
 
   it("creates Pending whatever status the request carries, and checks metadata", async () => {

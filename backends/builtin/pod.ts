@@ -10,6 +10,7 @@ import { ageColumn, timestampAge } from "./human-duration.ts";
 import { ALL_VERBS, type BuiltinKind, CORE_V1, column } from "./kind.ts";
 import { podGracePeriod } from "./pod-graceful-delete.ts";
 import { podQosClass } from "./pod-qos.ts";
+import { validatePodEphemeralContainersUpdate } from "./validation/pod.ts";
 
 export const POD_PENDING = "Pending";
 const TERMINAL_PHASES = new Set(["Succeeded", "Failed"]);
@@ -256,6 +257,35 @@ export function podKind(naming: Naming): BuiltinKind {
     nameRule: "dns-subdomain",
   };
 
+  // Ephemeral containers are added to a running pod through their own subresource, which
+  // changes nothing else: spec, status and the metadata a status write cannot change either stay
+  // as they were, as upstream's strategy resets them.
+  const ephemeralContainers: Strategy = {
+    prepareForUpdate(object, old) {
+      const added = asObject(object.spec)?.ephemeralContainers;
+      copyFrom(object, old, "spec");
+      copyFrom(object, old, "status");
+      const spec = asObject(object.spec);
+      if (spec) {
+        if (added === undefined || added === null) delete spec.ephemeralContainers;
+        else spec.ephemeralContainers = added;
+      }
+      const meta = asObject(object.metadata);
+      const oldMeta = metadataOf(old);
+      if (meta)
+        for (const key of ["labels", "annotations", "finalizers", "ownerReferences"]) {
+          if (oldMeta[key] === undefined) delete meta[key];
+          else meta[key] = cloneJson(oldMeta[key]);
+        }
+    },
+    validateUpdate: (object, old) => [
+      ...validateMetadataFinalizerNames(object.metadata, naming),
+      ...validatePodEphemeralContainersUpdate(object, old, naming),
+    ],
+    fieldTypes: POD_TYPES,
+    nameRule: "dns-subdomain",
+  };
+
   return {
     schema: {
       group: "",
@@ -268,7 +298,7 @@ export function podKind(naming: Naming): BuiltinKind {
       categories: ["all"],
       namespaced: true,
       verbs: ALL_VERBS,
-      subresources: ["status", "binding", "eviction"],
+      subresources: ["status", "binding", "eviction", "ephemeralcontainers"],
       allowCreateOnUpdate: false,
       selectableFields: podSelectableFields,
       tableColumns: [
@@ -293,6 +323,10 @@ export function podKind(naming: Naming): BuiltinKind {
     },
     strategy,
     // `binding` is written by its action (gateway/pod-actions.ts), which sets the node once.
-    subresourceStrategies: { status, binding: { nameRule: "dns-subdomain" } },
+    subresourceStrategies: {
+      status,
+      binding: { nameRule: "dns-subdomain" },
+      ephemeralcontainers: ephemeralContainers,
+    },
   };
 }

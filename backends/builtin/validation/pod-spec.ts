@@ -587,11 +587,24 @@ function validateInitContainers(
 const EPHEMERAL_FORBIDDEN = [
   "ports",
   "resources",
+  "resizePolicy",
   "livenessProbe",
   "readinessProbe",
   "startupProbe",
   "lifecycle",
 ];
+
+/**
+ * Whether a value is its Go type's zero value as far as a request can send one: absent, null, an
+ * empty list, or a struct with nothing set (`resources: {}`, which clients such as kubectl debug
+ * send because Go encodes an empty struct).
+ */
+function isUnset(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  const o = obj(v);
+  return o !== undefined && Object.values(o).every((x) => x === undefined || x === null);
+}
 
 function validateEphemeralContainers(
   errs: FieldError[],
@@ -618,8 +631,7 @@ function validateEphemeralContainers(
     if (target !== "" && !others.has(target))
       errs.push({ field: `${p}.targetContainerName`, type: NOT_FOUND, value: target });
     for (const key of EPHEMERAL_FORBIDDEN) {
-      const v = c[key];
-      if (v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+      if (!isUnset(c[key]))
         errs.push(field.forbidden(`${p}.${key}`, "cannot be set for an Ephemeral Container"));
     }
     const mounts = arr(c.volumeMounts);

@@ -295,6 +295,40 @@ export function validatePodUpdate(object: Json, old: Json, naming: Naming): Fiel
   return errs;
 }
 
+/**
+ * An update through `pods/ephemeralcontainers` (which changes nothing else, see the strategy):
+ * the pod must still be valid, and ephemeral containers already there are neither removed nor
+ * changed (matched by name, since patches do not keep their order). Mirror pods have none.
+ */
+export function validatePodEphemeralContainersUpdate(object: Json, old: Json, naming: Naming): FieldError[] {
+  const errs: FieldError[] = [];
+  validatePodCommon(errs, object, naming);
+  const oldAnnotations = objOrEmpty(objOrEmpty(old.metadata).annotations);
+  if (Object.hasOwn(oldAnnotations, naming.label("config.mirror")))
+    return [field.forbidden("", "static pods do not support ephemeral containers")];
+  const byName = new Map<string, unknown>();
+  for (const c of arr(objOrEmpty(object.spec).ephemeralContainers)) byName.set(str(objOrEmpty(c).name), c);
+  for (const before of arr(objOrEmpty(old.spec).ephemeralContainers)) {
+    const name = str(objOrEmpty(before).name);
+    const now = byName.get(name);
+    if (now === undefined)
+      errs.push(
+        field.forbidden(
+          "spec.ephemeralContainers",
+          `existing ephemeral containers "${name}" may not be removed\n`,
+        ),
+      );
+    else if (!semanticEqual(before, now))
+      errs.push(
+        field.forbidden(
+          "spec.ephemeralContainers",
+          `existing ephemeral containers "${name}" may not be changed\n${describeDiff(before, now, "")}`,
+        ),
+      );
+  }
+  return errs;
+}
+
 export function validatePodTemplate(object: Json, naming: Naming): FieldError[] {
   const errs: FieldError[] = [];
   validatePodTemplateSpec(errs, object.template, "template", { naming });
