@@ -193,6 +193,24 @@ describe("REST verbs over HTTPS", () => {
     );
   });
 
+  it("frees a Service's address and node port after a dry run and at once after a delete", async () => {
+    const path = "/api/v1/namespaces/default/services";
+    const svc = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "fixed" },
+      spec: { type: "NodePort", clusterIP: "10.0.0.77", ports: [{ port: 80, nodePort: 30077 }] },
+    };
+    const dry = await api.call("POST", `${path}?dryRun=All`, { body: svc });
+    assert.equal(dry.status, 201, JSON.stringify(dry.body));
+    for (let round = 0; round < 2; round++) {
+      const created = await api.call("POST", path, { body: svc });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const deleted = await api.call("DELETE", `${path}/fixed`);
+      assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    }
+  });
+
   it("lists page by page with a consistent snapshot, selectors and remainingItemCount", async () => {
     for (let i = 0; i < 7; i++) {
       await api.call("POST", "/api/v1/namespaces/default/configmaps", {

@@ -112,7 +112,10 @@ function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefi
     ...prepared,
     strategy: {
       ...prepared.strategy,
-      allocate: async (object, old, others) => allocator.allocate(object, old, await others()),
+      allocate: async (object, old, others) => {
+        const { items, revision } = await others();
+        return allocator.reserve(object, old, items, revision);
+      },
     },
   };
 }

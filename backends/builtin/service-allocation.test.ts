@@ -52,6 +52,23 @@ describe("ServiceAllocator", () => {
     assert.equal(full[0]?.detail, "failed to allocate a serviceIP: range is full");
   });
 
+  it("holds a write's picks until a list shows how the write ended", () => {
+    const a = new ServiceAllocator({ clusterIpRange: "10.96.0.0/24", nodePortRange: "30000-30010" });
+    const want = () =>
+      service("w", { type: "NodePort", clusterIP: "10.96.0.20", ports: [{ port: 80, nodePort: 30005 }] });
+    const clash = (listRevision: number) => a.reserve(want(), undefined, [], listRevision).causes.length;
+    // Nothing stored (a dry run, a failed write): free at once.
+    a.reserve(want(), undefined, [], 1).settle(undefined);
+    const first = a.reserve(want(), undefined, [], 1);
+    assert.deepEqual(first.causes, []);
+    // In flight, or stored at revision 7 but listed before it: still held.
+    assert.equal(clash(1), 1);
+    first.settle(7);
+    assert.equal(clash(6), 1);
+    // A list at revision 7 or later shows the Service, or that it is gone since: the hold ends.
+    assert.equal(clash(7), 0);
+  });
+
   it("keeps the address on update, leaves headless and ExternalName Services without one", () => {
     const a = new ServiceAllocator();
     const old = service("a", { clusterIP: "10.0.0.5", clusterIPs: ["10.0.0.5"] });

@@ -126,14 +126,29 @@ function needsNodePorts(type: string): boolean {
   return type === "NodePort" || type === "LoadBalancer";
 }
 
-/** How long a write's allocation is held while the cache has not shown the Service yet. */
+/** The longest a write's allocation is held while no list has shown how the write ended. */
 const RESERVATION_MS = 60_000;
+
+/**
+ * What one write picked, held from allocation until a list of the Services shows the write's
+ * outcome: `stored` is the revision the write was stored at (a list at that revision or later
+ * holds the Service, or its later deletion). A write that stores nothing lets go at once.
+ */
+interface Reservation {
+  readonly expires: number;
+  stored?: number;
+}
+
+export interface ServiceAllocation {
+  readonly causes: FieldError[];
+  settle(revision: number | undefined): void;
+}
 
 export class ServiceAllocator {
   readonly #cidr: Cidr;
   readonly #ports: { first: number; last: number };
-  readonly #reservedIps = new Map<string, number>();
-  readonly #reservedPorts = new Map<number, number>();
+  readonly #reservedIps = new Map<string, Reservation>();
+  readonly #reservedPorts = new Map<number, Reservation>();
 
   constructor(ranges: ServiceRanges = DEFAULT_SERVICE_RANGES) {
     this.#cidr = parseCidr(ranges.clusterIpRange);
@@ -145,9 +160,37 @@ export class ServiceAllocator {
     return formatIp(this.#cidr.family, this.#cidr.base + 1n);
   }
 
-  #expire(now: number): void {
-    for (const [k, t] of this.#reservedIps) if (t < now) this.#reservedIps.delete(k);
-    for (const [k, t] of this.#reservedPorts) if (t < now) this.#reservedPorts.delete(k);
+  #expire(now: number, listRevision: number): void {
+    const over = (r: Reservation) => r.expires < now || (r.stored !== undefined && r.stored <= listRevision);
+    for (const [k, r] of this.#reservedIps) if (over(r)) this.#reservedIps.delete(k);
+    for (const [k, r] of this.#reservedPorts) if (over(r)) this.#reservedPorts.delete(k);
+  }
+
+  /**
+   * Allocates for a write (see `allocate`) given the Services listed at `listRevision`; the
+   * write then settles what it picked with the revision it was stored at, or none.
+   */
+  reserve(
+    object: JsonObject,
+    old: JsonObject | undefined,
+    others: readonly JsonObject[],
+    listRevision: number,
+  ): ServiceAllocation {
+    const now = Date.now();
+    this.#expire(now, listRevision);
+    const reservation: Reservation = { expires: now + RESERVATION_MS };
+    const causes = this.#pick(object, old, others, reservation);
+    return {
+      causes,
+      settle: (revision) => {
+        if (revision !== undefined) {
+          reservation.stored = revision;
+          return;
+        }
+        for (const [k, r] of this.#reservedIps) if (r === reservation) this.#reservedIps.delete(k);
+        for (const [k, r] of this.#reservedPorts) if (r === reservation) this.#reservedPorts.delete(k);
+      },
+    };
   }
 
   /**
@@ -155,8 +198,15 @@ export class ServiceAllocator {
    * given the other Services that exist. Returns field errors for requests that cannot be met.
    */
   allocate(object: JsonObject, old: JsonObject | undefined, others: readonly JsonObject[]): FieldError[] {
-    const now = Date.now();
-    this.#expire(now);
+    return this.reserve(object, old, others, 0).causes;
+  }
+
+  #pick(
+    object: JsonObject,
+    old: JsonObject | undefined,
+    others: readonly JsonObject[],
+    reservation: Reservation,
+  ): FieldError[] {
     const spec = asObject(object.spec);
     if (!spec) return [];
     const self = `${asString(asObject(object.metadata)?.namespace)}/${asString(asObject(object.metadata)?.name)}`;
@@ -276,8 +326,8 @@ export class ServiceAllocator {
     }
     // Only a write that goes ahead holds what it picked.
     if (errs.length === 0) {
-      for (const ip of ips) if (ip !== HEADLESS) this.#reservedIps.set(ip, now + RESERVATION_MS);
-      for (const port of pendingPorts) this.#reservedPorts.set(port, now + RESERVATION_MS);
+      for (const ip of ips) if (ip !== HEADLESS) this.#reservedIps.set(ip, reservation);
+      for (const port of pendingPorts) this.#reservedPorts.set(port, reservation);
     }
     return errs;
   }

@@ -291,23 +291,29 @@ export class Registry {
       await turnIf(large);
       await options.admission?.(body, undefined);
       const name = m.name as string;
-      await this.#allocate(this.strategy, body, undefined, name);
-      if (options.dryRun) {
-        if (await this.#storage.get(this.key(m.namespace, name))) {
+      const settle = await this.#allocate(this.strategy, body, undefined, name);
+      let stored: number | undefined;
+      try {
+        if (options.dryRun) {
+          if (await this.#storage.get(this.key(m.namespace, name))) {
+            if (generated && attempt < GENERATE_NAME_ATTEMPTS) continue;
+            throw this.#error("AlreadyExists", name, `${this.schema.plural} "${name}" already exists`);
+          }
+          return { object: body, created: true };
+        }
+        await turnIf(large);
+        try {
+          const kv = await this.#storage.create(this.key(m.namespace, name), this.#encode(body));
+          stored = kv.modRevision;
+          m.resourceVersion = String(kv.modRevision);
+          return { object: body, created: true };
+        } catch (err) {
+          if (!isStorageError(err, "AlreadyExists")) throw err;
           if (generated && attempt < GENERATE_NAME_ATTEMPTS) continue;
           throw this.#error("AlreadyExists", name, `${this.schema.plural} "${name}" already exists`);
         }
-        return { object: body, created: true };
-      }
-      await turnIf(large);
-      try {
-        const kv = await this.#storage.create(this.key(m.namespace, name), this.#encode(body));
-        m.resourceVersion = String(kv.modRevision);
-        return { object: body, created: true };
-      } catch (err) {
-        if (!isStorageError(err, "AlreadyExists")) throw err;
-        if (generated && attempt < GENERATE_NAME_ATTEMPTS) continue;
-        throw this.#error("AlreadyExists", name, `${this.schema.plural} "${name}" already exists`);
+      } finally {
+        settle(stored);
       }
     }
   }
@@ -398,37 +404,47 @@ export class Registry {
       if (causes.length > 0) throw this.#invalid(name, causes);
       await turnIf(large);
       await options.admission?.(object, old);
-      await this.#allocate(strategy, object, old, name);
-
-      // The last finalizer of an object being deleted is gone: remove it for good, unless it
-      // waits out a grace period (a kubelet's delete removes it then).
-      if (
-        om.deletionTimestamp &&
-        this.#pending(object).length === 0 &&
-        this.#pending(old).length > 0 &&
-        !((om.deletionGracePeriodSeconds ?? 0) > 0)
-      ) {
+      const settle = await this.#allocate(strategy, object, old, name);
+      let stored: number | undefined;
+      try {
+        // The last finalizer of an object being deleted is gone: remove it for good, unless it
+        // waits out a grace period (a kubelet's delete removes it then).
+        if (
+          om.deletionTimestamp &&
+          this.#pending(object).length === 0 &&
+          this.#pending(old).length > 0 &&
+          !((om.deletionGracePeriodSeconds ?? 0) > 0)
+        ) {
+          if (options.dryRun) return { object, created: false };
+          try {
+            const removed = await this.#storage.delete(key, current.modRevision);
+            stored = removed.revision;
+            m.resourceVersion = String(removed.revision);
+            return { object, created: false };
+          } catch (err) {
+            if (err instanceof ConflictError) continue;
+            throw err;
+          }
+        }
+        m.resourceVersion = om.resourceVersion;
+        await turnIf(large);
+        const encoded = this.#encode(object);
         if (options.dryRun) return { object, created: false };
+        if (encoded === current.value) {
+          stored = current.modRevision;
+          return { object, created: false };
+        }
         try {
-          const removed = await this.#storage.delete(key, current.modRevision);
-          m.resourceVersion = String(removed.revision);
+          const kv = await this.#storage.update(key, encoded, current.modRevision);
+          stored = kv.modRevision;
+          m.resourceVersion = String(kv.modRevision);
           return { object, created: false };
         } catch (err) {
-          if (err instanceof ConflictError) continue;
-          throw err;
+          // Another write won: read again. A client's stale resourceVersion fails the check above.
+          if (!(err instanceof ConflictError)) throw err;
         }
-      }
-      m.resourceVersion = om.resourceVersion;
-      await turnIf(large);
-      const encoded = this.#encode(object);
-      if (encoded === current.value || options.dryRun) return { object, created: false };
-      try {
-        const kv = await this.#storage.update(key, encoded, current.modRevision);
-        m.resourceVersion = String(kv.modRevision);
-        return { object, created: false };
-      } catch (err) {
-        // Another write won: read again. A client's stale resourceVersion fails the check above.
-        if (!(err instanceof ConflictError)) throw err;
+      } finally {
+        settle(stored);
       }
     }
     throw this.#error(
@@ -463,19 +479,24 @@ export class Registry {
     }
   }
 
+  /** Runs the kind's allocation; the function returned is told how the write ended. */
   async #allocate(
     strategy: Strategy,
     object: JsonObject,
     old: JsonObject | undefined,
     name: string,
-  ): Promise<void> {
-    if (!strategy.allocate) return;
+  ): Promise<(revision: number | undefined) => void> {
+    if (!strategy.allocate) return () => {};
     const others = async () => {
       const listed = await this.#cacher.list({ keyPrefix: this.prefix(undefined) });
-      return listed.items.map((i) => JSON.parse(i.json) as JsonObject);
+      return { items: listed.items.map((i) => JSON.parse(i.json) as JsonObject), revision: listed.revision };
     };
-    const causes = await strategy.allocate(object, old, others);
-    if (causes.length > 0) throw this.#invalid(name, causes);
+    const { causes, settle } = await strategy.allocate(object, old, others);
+    if (causes.length > 0) {
+      settle(undefined);
+      throw this.#invalid(name, causes);
+    }
+    return settle;
   }
 
   /**

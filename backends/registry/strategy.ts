@@ -33,13 +33,15 @@ export interface Strategy {
   validateUpdate?(object: JsonObject, old: JsonObject): FieldError[];
   /**
    * Work that needs the kind's other objects, after validation (a Service's cluster IP and node
-   * ports). `others` lists every object of the kind; problems are field errors.
+   * ports). `others` lists every object of the kind as stored now; problems are field errors.
+   * `settle` is called once the write is over: with the revision it was stored at, or without
+   * one when nothing was stored (a dry run, a failure).
    */
   allocate?(
     object: JsonObject,
     old: JsonObject | undefined,
-    others: () => Promise<JsonObject[]>,
-  ): Promise<readonly FieldError[]>;
+    others: () => Promise<{ readonly items: JsonObject[]; readonly revision: number }>,
+  ): Promise<Allocation>;
   /** `metadata.generation` starts at 1 and grows when anything but metadata and status changes. */
   readonly tracksGeneration?: boolean;
   /** DELETE answers with the object rather than a Success Status. */
@@ -77,4 +79,10 @@ export interface Strategy {
  */
 export interface KnownFields {
   readonly [field: string]: KnownFields | true;
+}
+
+/** What an allocation found wrong, and how to tell it the outcome of the write. */
+export interface Allocation {
+  readonly causes: readonly FieldError[];
+  settle(revision: number | undefined): void;
 }
