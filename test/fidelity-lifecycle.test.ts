@@ -206,9 +206,6 @@ for (const preset of ["cluster", "kubernetes"] as const) {
         WAIT_MS,
         "the endpoints restored",
       );
-      // One preset is enough for the Service: a deleted Service's address stays reserved for up to
-      // a minute (the allocator's reservation of writes not yet seen), so it takes that long.
-      if (!explicit) return;
       const svc = await k.json(["get", "service", "kubernetes"]);
       await k.ok(["delete", "service", "kubernetes"]);
       await eventually(
@@ -216,7 +213,7 @@ for (const preset of ["cluster", "kubernetes"] as const) {
           const again = await k.maybe(["get", "service", "kubernetes"]);
           return again !== undefined && again.metadata.uid !== svc.metadata.uid;
         },
-        90_000,
+        WAIT_MS,
         "the service again",
       );
       assert.equal((await k.json(["get", "service", "kubernetes"])).spec.clusterIP, serviceIp);
