@@ -512,6 +512,19 @@ describe("discovery and version", () => {
       "watch",
     ]);
     assert.equal(cms.storageVersionHash, "qFsyl6wFWjQ=");
+    // The subresources served by the connection handlers are listed as upstream lists them.
+    const subresources = (v1.body.resources as { name: string; kind: string; verbs: string[] }[])
+      .filter((r) => /^(pods|nodes|services)\/(attach|exec|log|portforward|proxy)$/.test(r.name))
+      .map((r) => `${r.name} ${r.kind} ${r.verbs.join(",")}`);
+    assert.deepEqual(subresources, [
+      "nodes/proxy NodeProxyOptions create,delete,get,patch,update",
+      "pods/attach PodAttachOptions create,get",
+      "pods/exec PodExecOptions create,get",
+      "pods/log Pod get",
+      "pods/portforward PodPortForwardOptions create,get",
+      "pods/proxy PodProxyOptions create,delete,get,patch,update",
+      "services/proxy ServiceProxyOptions create,delete,get,patch,update",
+    ]);
     const version = await api.call("GET", "/version");
     assert.equal(version.body.major, "1");
     assert.equal(version.body.minor, "27");

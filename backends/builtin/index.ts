@@ -177,7 +177,12 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
     ...CATALOG_KINDS.map((entry) => {
       const kind = catalogKind(naming, entry, options);
       if (entry.group === "" && entry.plural === "services") {
-        return withServiceAllocation(kind, settings.serviceRanges);
+        // The proxy subresource is served by the gateway's proxy handler.
+        const proxied = {
+          ...kind,
+          schema: { ...kind.schema, subresources: [...kind.schema.subresources, "proxy"] },
+        };
+        return withServiceAllocation(proxied, settings.serviceRanges);
       }
       if (entry.group === "apiextensions" && entry.plural === "customresourcedefinitions") {
         return withCrdLifecycle(kind, naming);

@@ -22,11 +22,11 @@ after(() => served.stop());
 const ready = (status: string) => ({ conditions: [{ type: "Ready", status }] });
 
 describe("Node", () => {
-  it("is cluster-scoped, short name no, with a status subresource", () => {
+  it("is cluster-scoped, short name no, with status and proxy subresources", () => {
     assert.equal(kind.schema.namespaced, false);
     assert.deepEqual(kind.schema.shortNames, ["no"]);
     assert.deepEqual(kind.schema.categories, []);
-    assert.deepEqual(kind.schema.subresources, ["status"]);
+    assert.deepEqual(kind.schema.subresources, ["status", "proxy"]);
     assert.equal(kind.strategy.knownFields, undefined, "every field is accepted for now");
   });
 

@@ -117,7 +117,7 @@ export function nodeKind(naming: Naming): BuiltinKind {
       categories: [],
       namespaced: false,
       verbs: ALL_VERBS,
-      subresources: ["status"],
+      subresources: ["status", "proxy"],
       allowCreateOnUpdate: false,
       selectableFields: nodeSelectableFields,
       tableColumns: [

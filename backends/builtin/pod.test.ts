@@ -47,11 +47,21 @@ function names(items: readonly { json: string }[]): string[] {
 }
 
 describe("Pod", () => {
-  it("is namespaced, short name po, in category all, with status, binding, eviction and ephemeralcontainers", () => {
+  it("is namespaced, short name po, in category all, with upstream's subresources", () => {
     assert.equal(kind.schema.namespaced, true);
     assert.deepEqual(kind.schema.shortNames, ["po"]);
     assert.deepEqual(kind.schema.categories, ["all"]);
-    assert.deepEqual(kind.schema.subresources, ["status", "binding", "eviction", "ephemeralcontainers"]);
+    assert.deepEqual(kind.schema.subresources, [
+      "status",
+      "binding",
+      "eviction",
+      "ephemeralcontainers",
+      "attach",
+      "exec",
+      "log",
+      "portforward",
+      "proxy",
+    ]);
   });
 
   it("adds ephemeral containers through their subresource, and nothing else", async () => {

@@ -298,7 +298,18 @@ export function podKind(naming: Naming): BuiltinKind {
       categories: ["all"],
       namespaced: true,
       verbs: ALL_VERBS,
-      subresources: ["status", "binding", "eviction", "ephemeralcontainers"],
+      // log, exec, attach, portforward and proxy are served by the gateway's connection handlers.
+      subresources: [
+        "status",
+        "binding",
+        "eviction",
+        "ephemeralcontainers",
+        "attach",
+        "exec",
+        "log",
+        "portforward",
+        "proxy",
+      ],
       allowCreateOnUpdate: false,
       selectableFields: podSelectableFields,
       tableColumns: [

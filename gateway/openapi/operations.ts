@@ -216,7 +216,8 @@ function routes(schema: ResourceSchema): Route[] {
 
   for (const subresource of schema.subresources) {
     const shape = subresourceShape(schema.plural, subresource);
-    // Subresources of another kind (scale, eviction, ...) need that kind's schema: not yet.
+    // Subresources of another kind (scale, eviction, ...) need that kind's schema, and
+    // connections and logs (kinds named in their shapes) are not the object: not yet.
     if (shape.kind !== undefined || shape.foreign !== undefined) continue;
     const path = `${item}/${subresource}`;
     const subVerbs = new Set(shape.verbs);
