@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { connect, type TLSSocket } from "node:tls";
 import { Agent, request } from "undici";
-import { naming as namingPreset, webSocketBearerProtocolPrefix } from "../backends/naming/index.ts";
+import { clientNames, naming as namingPreset } from "../backends/naming/index.ts";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
 import { eventually } from "./support/watch.ts";
 
@@ -26,7 +26,7 @@ const CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
 
 /** The subprotocol a browser carries its bearer token in. */
 const bearerProtocol = (token: string) =>
-  `${webSocketBearerProtocolPrefix}${Buffer.from(token).toString("base64url")}`;
+  `${clientNames.webSocketBearerProtocolPrefix}${Buffer.from(token).toString("base64url")}`;
 
 interface Started {
   gw: GatewayProcess;
@@ -356,7 +356,10 @@ describe("watch over WebSocket (default naming)", () => {
     assert.equal(alone.status, 401);
     assert.equal((await refusal(alone)).reason, "Unauthorized");
 
-    for (const bad of [bearerProtocol("wrong-token"), `${webSocketBearerProtocolPrefix}not=base64`]) {
+    for (const bad of [
+      bearerProtocol("wrong-token"),
+      `${clientNames.webSocketBearerProtocolPrefix}not=base64`,
+    ]) {
       const wrong = await rawUpgrade(s, path, { ...good, "Sec-WebSocket-Protocol": `${bad}, x` });
       assert.equal(wrong.status, 401, bad);
       await refusal(wrong);

@@ -88,6 +88,11 @@ const SECRET_TYPES: readonly Key[] = [
 export const clientNames = {
   /** kubectl's client-side apply annotation (kubectl writes this key under both presets). */
   lastAppliedConfiguration: "kubectl.kubernetes.io/last-applied-configuration",
+  /**
+   * The WebSocket subprotocol prefix browsers carry a bearer token in (followed by the token in
+   * unpadded base64url).
+   */
+  webSocketBearerProtocolPrefix: "base64url.bearer.authorization.k8s.io.",
 } as const;
 
 /**
@@ -146,10 +151,3 @@ export function naming(preset: NamingPreset = "cluster"): Naming {
 export function otherNaming(n: Naming): Naming {
   return presets[n.preset === "cluster" ? "kubernetes" : "cluster"];
 }
-
-/**
- * The WebSocket subprotocol prefix browsers carry a bearer token in (followed by the token in
- * unpadded base64url). Clients hard-code upstream's spelling, so it is recognised as they write
- * it under both presets.
- */
-export const webSocketBearerProtocolPrefix = "base64url.bearer.authorization.k8s.io.";

@@ -13,6 +13,7 @@ import {
   type ScaleError,
   scaleForUpdate,
 } from "../../backends/crd/index.ts";
+import { clientNames } from "../../backends/naming/index.ts";
 import type { JsonObject } from "../../backends/registry/index.ts";
 import type { ScaleSpec } from "../../backends/schema/index.ts";
 import { type CompiledSchema, compileSchema } from "../../backends/schema/structural/index.ts";
@@ -197,7 +198,7 @@ export async function handleScale(ctx: RequestContext, env: HandlerEnv, target: 
           view: SCALE_VIEW,
           version: "v1",
           subresource: "scale",
-          lastAppliedAnnotation: env.naming.label("last-applied-configuration", "kubectl"),
+          lastAppliedAnnotation: clientNames.lastAppliedConfiguration,
         });
         const applied = await scaleFields.apply(live, cloneJson(config), writer.manager, writer.force);
         scale = checkScale(applied, name);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { once } from "node:events";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { webSocketBearerProtocolPrefix } from "../../backends/naming/index.ts";
+import { clientNames } from "../../backends/naming/index.ts";
 import { eventually } from "../../test/support/watch.ts";
 import { acceptKey, checkHandshake, encodeFrame, parseFrameHead, WebSocketConnection } from "./websocket.ts";
 
@@ -28,7 +28,7 @@ describe("WebSocket handshake", () => {
   });
 
   it("echoes the one subprotocol left once the token's entry is set aside", () => {
-    const token = `${webSocketBearerProtocolPrefix}dDE`;
+    const token = `${clientNames.webSocketBearerProtocolPrefix}dDE`;
     assert.equal(handshake({ ...base, "sec-websocket-protocol": `${token}, chat` }).ok?.protocol, "chat");
     assert.equal(handshake({ ...base, "sec-websocket-protocol": "a, b" }).err?.code, 400);
   });

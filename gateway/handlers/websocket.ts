@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { webSocketBearerProtocolPrefix } from "../../backends/naming/index.ts";
+import { clientNames } from "../../backends/naming/index.ts";
 import { ApiError, errors } from "../request/api-error.ts";
 
 /** The GUID RFC 6455 appends to the client's key. */
@@ -86,7 +86,7 @@ export function checkHandshake(
       : offered
           .split(",")
           .map((p) => p.trim())
-          .filter((p) => !p.startsWith(webSocketBearerProtocolPrefix));
+          .filter((p) => !p.startsWith(clientNames.webSocketBearerProtocolPrefix));
   if (protocols.length > 1)
     throw errors.badRequest(
       `missing or bad WebSocket-Protocol: the server chooses none of several offered (${protocols.join(", ")})`,

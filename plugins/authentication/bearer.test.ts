@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Socket } from "node:net";
 import { after, describe, it } from "node:test";
 import { TLSSocket } from "node:tls";
-import { webSocketBearerProtocolPrefix } from "../../backends/naming/index.ts";
+import { clientNames } from "../../backends/naming/index.ts";
 import type { AuthenticationResult, TokenAuthenticator } from "./authenticator.ts";
 import {
   audienceAgnostic,
@@ -168,7 +168,7 @@ describe("webSocketProtocolAuthenticator", () => {
   const ws = webSocketProtocolAuthenticator([table("file", { t1: "alice", tök: "bob" }), rejecting], ["api"]);
   const upgrade = { connection: "Upgrade", upgrade: "websocket" };
   const entry = (token: string) =>
-    `${webSocketBearerProtocolPrefix}${Buffer.from(token).toString("base64url")}`;
+    `${clientNames.webSocketBearerProtocolPrefix}${Buffer.from(token).toString("base64url")}`;
   const reason = (r: AuthenticationResult) => (r.kind === "rejected" ? r.reason : r.kind);
   const authWs = (headers: Record<string, string | string[] | undefined>) =>
     ws.authenticate({ headers, socket });
@@ -193,9 +193,15 @@ describe("webSocketProtocolAuthenticator", () => {
   it("rejects with upstream's reasons", async () => {
     const cases: [string, string][] = [
       [`${entry("t1")}, ${entry("t1")}, x`, "multiple base64.bearer.authorization tokens specified"],
-      [`${webSocketBearerProtocolPrefix}dDE=, x`, "invalid base64.bearer.authorization token encoding"],
-      [`${webSocketBearerProtocolPrefix}A, x`, "invalid base64.bearer.authorization token encoding"],
-      [`${webSocketBearerProtocolPrefix}_w, x`, "invalid base64.bearer.authorization token"],
+      [
+        `${clientNames.webSocketBearerProtocolPrefix}dDE=, x`,
+        "invalid base64.bearer.authorization token encoding",
+      ],
+      [
+        `${clientNames.webSocketBearerProtocolPrefix}A, x`,
+        "invalid base64.bearer.authorization token encoding",
+      ],
+      [`${clientNames.webSocketBearerProtocolPrefix}_w, x`, "invalid base64.bearer.authorization token"],
       [entry("t1"), "missing additional subprotocol"],
       [`${entry("unknown")}, x`, INVALID_BEARER_TOKEN],
       [`${entry("bad")}, x`, "strict: signature invalid"],

@@ -1,6 +1,6 @@
 // `Authorization: Bearer <token>`: the request-side face of the token authenticators (static
 // file, bootstrap, service account, OIDC, webhook). The same union answers TokenReview.
-import { webSocketBearerProtocolPrefix } from "../../backends/naming/index.ts";
+import { clientNames } from "../../backends/naming/index.ts";
 import type { AuthenticationResult, Authenticator, TokenAuthenticator } from "./authenticator.ts";
 import { describeFailure } from "./union.ts";
 
@@ -140,14 +140,14 @@ export function webSocketProtocolAuthenticator(
       for (const line of lines) {
         for (const entry of line.split(",")) {
           const protocol = entry.trim();
-          if (!protocol.startsWith(webSocketBearerProtocolPrefix)) {
+          if (!protocol.startsWith(clientNames.webSocketBearerProtocolPrefix)) {
             others++;
             continue;
           }
           if (seen)
             return { kind: "rejected", reason: "multiple base64.bearer.authorization tokens specified" };
           seen = true;
-          const encoded = protocol.slice(webSocketBearerProtocolPrefix.length);
+          const encoded = protocol.slice(clientNames.webSocketBearerProtocolPrefix.length);
           if (!RAW_BASE64URL.test(encoded) || encoded.length % 4 === 1)
             return { kind: "rejected", reason: "invalid base64.bearer.authorization token encoding" };
           try {
