@@ -17,7 +17,9 @@ import {
   AuthenticationTrustController,
   advertiseAddress,
   BootstrapObjectsController,
+  BootstrapSigner,
   BootstrapTokenCleaner,
+  ClusterInfoPublisher,
   ClusterRoleAggregationController,
   ControllerClient,
   KubernetesServiceController,
@@ -536,6 +538,21 @@ async function main(options: ServerOptions): Promise<void> {
     running.push(
       new BootstrapTokenCleaner(await controllerClient("token-cleaner"), naming, onControllerError),
     );
+  }
+  // cluster-info, as kubeadm's init writes it (admin.kubeconfig's server and the cluster CA);
+  // the bootstrap signer goes with bootstrap tokens, as the cleaner does.
+  if (serves(["", "v1", "configmaps"])) {
+    running.push(
+      new ClusterInfoPublisher(
+        mastersClient,
+        { namespace: naming.publicNamespace, server: serverUrl, caPem: ca.certPem },
+        onControllerError,
+      ),
+    );
+    if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"]))
+      running.push(
+        new BootstrapSigner(await controllerClient("bootstrap-signer"), naming, onControllerError),
+      );
   }
   controllers.push(...running);
   // Controllers start once their roles exist, rather than logging 403s until then.

@@ -11,6 +11,15 @@ export {
   type AuthenticationTrust,
   AuthenticationTrustController,
 } from "./authentication-trust/authentication-trust-controller.ts";
+export { BootstrapSigner, type BootstrapSignerOptions } from "./bootstrap-signer/bootstrap-signer.ts";
+export {
+  CLUSTER_INFO,
+  ClusterInfoPublisher,
+  clusterInfoKubeconfig,
+  JWS_KEY_PREFIX,
+  KUBECONFIG_KEY,
+} from "./bootstrap-signer/cluster-info.ts";
+export { detachedSignature, detachedSignatureIsValid } from "./bootstrap-signer/jws.ts";
 export { BootstrapTokenCleaner, type TokenCleanerOptions } from "./bootstrap-token/token-cleaner.ts";
 export { ControllerClient, type ControllerCredentials } from "./client.ts";
 export { ClusterRoleAggregationController } from "./clusterrole-aggregation/clusterrole-aggregation-controller.ts";
