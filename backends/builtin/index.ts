@@ -13,6 +13,7 @@ import {
   readInGoForm,
   withCatalogSchema,
 } from "./catalog-kinds.ts";
+import { certificateSigningRequestKind } from "./certificatesigningrequest.ts";
 import { builtinColumns } from "./columns/index.ts";
 import { configMapKind } from "./configmap.ts";
 import { eventsConversion } from "./conversion/index.ts";
@@ -168,6 +169,7 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
     [eventKind(naming), "core/v1.Event"],
     [podKind(naming), "core/v1.Pod"],
     [nodeKind(naming), "core/v1.Node"],
+    [certificateSigningRequestKind(naming), "certificates/v1.CertificateSigningRequest"],
   ];
   const typedOwn = own.map(([kind, typeId]) => withCatalogSchema(kind, typeId, options));
   const coreEvents = typedOwn.find((k) => k.schema.group === "" && k.schema.plural === "events");

@@ -24,7 +24,7 @@ import { nestingErrors } from "./depth.ts";
 import { RegistryError, type ResourceIdentity } from "./errors.ts";
 import type { FieldError } from "./field-error.ts";
 import { metaTimeError } from "./meta-time.ts";
-import type { JsonObject, Strategy } from "./strategy.ts";
+import type { JsonObject, Requester, Strategy } from "./strategy.ts";
 
 export interface WriteOptions {
   readonly dryRun?: boolean;
@@ -40,6 +40,8 @@ export interface WriteOptions {
    * inside the retry loop so it always sees the current object; throws to refuse.
    */
   readonly admission?: (object: JsonObject | undefined, old: JsonObject | undefined) => Promise<void>;
+  /** Who writes: given to the kind's preparation on create. */
+  readonly requester?: Requester;
   /** The request body was large (LARGE_OBJECT_CHARS): other requests get turns between steps. */
   readonly large?: boolean;
 }
@@ -282,7 +284,7 @@ export class Registry {
       }
       const large = options.large === true;
       // Kind preparation is idempotent, so a retry with a new generated name may run it again.
-      this.strategy.prepareForCreate?.(body);
+      this.strategy.prepareForCreate?.(body, options.requester);
       // Defaults again over what preparation reset, as upstream's read back from storage does.
       this.strategy.typed?.default(body);
       await options.track?.(body, undefined);

@@ -20,11 +20,19 @@ export interface TypedSchema {
   validateUpdate(object: JsonObject, old: JsonObject): FieldError[];
 }
 
+/** Who makes a write, as authenticated (and impersonated): a CSR records its requester. */
+export interface Requester {
+  readonly username: string;
+  readonly uid: string;
+  readonly groups: readonly string[];
+  readonly extra: Readonly<Record<string, readonly string[]>>;
+}
+
 export interface Strategy {
   /** The kind's schema; absent for kinds described only by their hooks. */
   readonly typed?: TypedSchema;
-  /** Fill server-owned fields on create (e.g. a Namespace's phase). */
-  prepareForCreate?(object: JsonObject): void;
+  /** Fill server-owned fields on create (e.g. a Namespace's phase; a CSR's requester). */
+  prepareForCreate?(object: JsonObject, requester?: Requester): void;
   /** Carry over or reset fields on update (e.g. keep status on the main resource). */
   prepareForUpdate?(object: JsonObject, old: JsonObject): void;
   /** Rules on create (and on updates when there is no `validateUpdate`). */

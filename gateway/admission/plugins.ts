@@ -2,6 +2,7 @@
 // kube-apiserver 1.27 ordering and default-enabled set (the flags' order never matters).
 
 import { registration as antiAffinity } from "../../plugins/admission/antiaffinity/index.ts";
+import { registration as certificateApproval } from "../../plugins/admission/certificateapproval/index.ts";
 import { registration as certificateSigning } from "../../plugins/admission/certificatesigning/index.ts";
 import { registration as certificateSubjectRestriction } from "../../plugins/admission/certificatesubjectrestriction/index.ts";
 import { registration as defaultIngressClass } from "../../plugins/admission/defaultingressclass/index.ts";
@@ -60,6 +61,7 @@ export const PLUGIN_ORDER = [
   "OwnerReferencesPermissionEnforcement",
   "PersistentVolumeClaimResize",
   "RuntimeClass",
+  "CertificateApproval",
   "CertificateSigning",
   "CertificateSubjectRestriction",
   "DefaultIngressClass",
@@ -83,6 +85,7 @@ export const DEFAULT_ENABLED: ReadonlySet<string> = new Set([
   "StorageObjectInUseProtection",
   "PersistentVolumeClaimResize",
   "RuntimeClass",
+  "CertificateApproval",
   "CertificateSigning",
   "CertificateSubjectRestriction",
   "DefaultIngressClass",
@@ -106,6 +109,7 @@ export const REGISTRATIONS: ReadonlyMap<string, PluginRegistration> = new Map(
     validatingAdmissionPolicy,
     resourceQuota,
     antiAffinity,
+    certificateApproval,
     certificateSigning,
     certificateSubjectRestriction,
     defaultIngressClass,

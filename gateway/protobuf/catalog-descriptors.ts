@@ -130,6 +130,7 @@ const OWN_KINDS: readonly CatalogKind[] = [
     list: true,
   })),
   { type: "events/v1.Event", list: true },
+  { type: "certificates/v1.CertificateSigningRequest", list: true },
   ...["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"].map((k) => ({
     type: `rbac/v1.${k}`,
     list: true,

@@ -1,10 +1,10 @@
 // CertificateSigningRequests: a PEM-encoded PKCS#10 request whose signature holds, usages listed
 // once each, a well-formed signer name and a sensible requested duration.
-import { createPublicKey, verify } from "node:crypto";
+import { createPublicKey, verify, X509Certificate } from "node:crypto";
 import type { Naming } from "../../naming/naming.ts";
 import { type FieldError, field } from "../../registry/field-error.ts";
 import { isDNS1123Label, isDNS1123Subdomain } from "../../validation/names.ts";
-import { arr, type Json, num, objOrEmpty, str } from "./util.ts";
+import { arr, describeDiff, type Json, num, objOrEmpty, semanticEqual, str } from "./util.ts";
 
 const MAX_DOMAIN = 253;
 const MAX_SIGNER_NAME = MAX_DOMAIN + (253 + 63 + 1) + 1;
@@ -153,9 +153,82 @@ export function csrProblem(pem: Buffer): string | undefined {
   return undefined;
 }
 
+// ---- status.certificate ----------------------------------------------------------------------
+
+const PEM_BLOCKS = /-----BEGIN ([^-\r\n]*)-----\r?\n([\s\S]*?)-----END \1-----/g;
+
+/** The problem with status.certificate's PEM text, or undefined (empty counts as fine). */
+export function certificateProblem(pem: Buffer): string | undefined {
+  if (pem.length === 0) return undefined;
+  let blocks = 0;
+  for (const m of pem.toString("latin1").matchAll(PEM_BLOCKS)) {
+    const [, type, body] = m as unknown as [string, string, string];
+    if (type !== "CERTIFICATE")
+      return `only CERTIFICATE PEM blocks are allowed, found ${JSON.stringify(type)}`;
+    if (/^[^\r\n]*:/.test(body)) return "no PEM block headers are permitted";
+    blocks++;
+    try {
+      new X509Certificate(Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ""), "base64"));
+    } catch {
+      return "x509: malformed certificate";
+    }
+  }
+  return blocks === 0 ? "must contain at least one CERTIFICATE PEM block" : undefined;
+}
+
 // ---- the kind ---------------------------------------------------------------------------------
 
-export function validateCertificateSigningRequest(object: Json, naming: Naming): FieldError[] {
+const TRUE_ONLY = new Set(["Approved", "Denied", "Failed"]);
+const ALL_STATUS = ["False", "True", "Unknown"];
+
+interface Options {
+  /** The approval subresource: Approved and Denied may be added. */
+  readonly approval?: boolean;
+  /** The status subresource: status.certificate may be set (once). */
+  readonly status?: boolean;
+}
+
+function conditionsOf(object: Json): Json[] {
+  return arr(objOrEmpty(object.status).conditions).map((c) => objOrEmpty(c));
+}
+
+function certificateOf(object: Json): string {
+  return str(objOrEmpty(object.status).certificate);
+}
+
+/** Conditions: types set, statuses known (True for the well-known ones), no repeats, not both Approved and Denied. */
+function validateConditions(errs: FieldError[], object: Json, old: Json | undefined): void {
+  const oldConditions = old ? conditionsOf(old) : [];
+  const oldTypes = oldConditions.map((c) => str(c.type));
+  // Problems already stored are tolerated, as upstream does for compatibility.
+  const allowBoth = oldTypes.includes("Approved") && oldTypes.includes("Denied");
+  const allowDuplicates = new Set(oldTypes).size !== oldTypes.length;
+  const allowEmptyType = oldTypes.includes("");
+  const seen = new Set<string>();
+  let approved = false;
+  let denied = false;
+  conditionsOf(object).forEach((c, i) => {
+    const path = `status.conditions[${i}]`;
+    const type = str(c.type);
+    const status = str(c.status);
+    if (type === "" && !allowEmptyType) errs.push(field.required(`${path}.type`));
+    const allowed = TRUE_ONLY.has(type) ? ["True"] : ALL_STATUS;
+    if (status === "") errs.push(field.required(`${path}.status`));
+    else if (!allowed.includes(status)) errs.push(field.notSupported(`${path}.status`, status, allowed));
+    if (!allowBoth) {
+      if (type === "Approved") approved = true;
+      if (type === "Denied") denied = true;
+      if ((type === "Approved" && denied) || (type === "Denied" && approved))
+        errs.push(
+          field.invalid(`${path}.type`, type, "Approved and Denied conditions are mutually exclusive"),
+        );
+    }
+    if (!allowDuplicates && seen.has(type)) errs.push(field.duplicate(`${path}.type`, type));
+    seen.add(type);
+  });
+}
+
+function validateCsr(object: Json, old: Json | undefined, naming: Naming): FieldError[] {
   const errs: FieldError[] = [];
   const spec = objOrEmpty(object.spec);
   // request and signerName are required: the schema reports them absent.
@@ -164,14 +237,19 @@ export function validateCertificateSigningRequest(object: Json, naming: Naming):
   if (problem !== undefined) errs.push(field.invalid("spec.request", request, problem));
   const usages = arr(spec.usages);
   if (usages.length === 0) errs.push(field.required("spec.usages"));
+  const oldUsages = old ? arr(objOrEmpty(old.spec).usages) : [];
   const seen = new Set<string>();
-  for (let i = 0; i < usages.length; i++) {
-    const u = str(usages[i]);
-    if (seen.has(u)) errs.push(field.duplicate(`spec.usages[${i}]`, u));
-    seen.add(u);
+  if (new Set(oldUsages).size === oldUsages.length) {
+    for (let i = 0; i < usages.length; i++) {
+      const u = str(usages[i]);
+      if (seen.has(u)) errs.push(field.duplicate(`spec.usages[${i}]`, u));
+      seen.add(u);
+    }
   }
   const signer = str(spec.signerName);
-  if (signer === naming.label("legacy-unknown"))
+  const legacy = naming.label("legacy-unknown");
+  const oldSigner = old ? str(objOrEmpty(old.spec).signerName) : undefined;
+  if (signer === legacy && oldSigner !== legacy)
     errs.push(
       field.invalid("spec.signerName", signer, "the legacy signerName is not allowed via this API version"),
     );
@@ -185,5 +263,75 @@ export function validateCertificateSigningRequest(object: Json, naming: Naming):
         "may not specify a duration less than 600 seconds (10 minutes)",
       ),
     );
+  validateConditions(errs, object, old);
+  const certificate = certificateOf(object);
+  const unchanged = old !== undefined && certificate === certificateOf(old);
+  const storedBad =
+    old !== undefined && certificateProblem(Buffer.from(certificateOf(old), "base64")) !== undefined;
+  if (!unchanged && !storedBad) {
+    const bad = certificateProblem(Buffer.from(certificate, "base64"));
+    if (bad !== undefined) errs.push(field.invalid("status.certificate", "<certificate data>", bad));
+  }
+  return errs;
+}
+
+export function validateCertificateSigningRequest(object: Json, naming: Naming): FieldError[] {
+  return validateCsr(object, undefined, naming);
+}
+
+/**
+ * An update: of the main resource, or of the `approval` or `status` subresource. Approved, Denied
+ * and Failed conditions are never removed; only approval adds or changes Approved and Denied; only
+ * status sets the certificate, once, and only on an approved request.
+ */
+export function validateCertificateSigningRequestUpdate(
+  object: Json,
+  old: Json,
+  naming: Naming,
+  options: Options = {},
+): FieldError[] {
+  const errs = validateCsr(object, old, naming);
+  const typesOf = (o: Json, type: string) => conditionsOf(o).filter((c) => str(c.type) === type);
+  for (const type of ["Approved", "Denied", "Failed"]) {
+    if (typesOf(object, type).length < typesOf(old, type).length)
+      errs.push(
+        field.forbidden(
+          "status.conditions",
+          `updates may not remove a condition of type ${JSON.stringify(type)}`,
+        ),
+      );
+  }
+  if (!options.approval) {
+    for (const type of ["Approved", "Denied"]) {
+      const now = typesOf(object, type);
+      const before = typesOf(old, type);
+      if (now.length > before.length)
+        errs.push(
+          field.forbidden(
+            "status.conditions",
+            `updates may not add a condition of type ${JSON.stringify(type)}`,
+          ),
+        );
+      else if (now.length === before.length && !semanticEqual(now, before))
+        errs.push(
+          field.forbidden(
+            "status.conditions",
+            `updates may not modify a condition of type ${JSON.stringify(type)}\n${describeDiff(before, now, "")}`,
+          ),
+        );
+    }
+  }
+  const certificate = certificateOf(object);
+  if (certificate !== certificateOf(old)) {
+    if (!options.status)
+      errs.push(field.forbidden("status.certificate", "updates may not set certificate content"));
+    else if (certificateOf(old) !== "")
+      errs.push(field.forbidden("status.certificate", "updates may not modify existing certificate content"));
+    else if (typesOf(object, "Approved").length === 0)
+      // Beyond upstream, which leaves this to signers: no certificate for a request nobody approved.
+      errs.push(
+        field.forbidden("status.certificate", "a certificate may only be set on an approved request"),
+      );
+  }
   return errs;
 }

@@ -7,7 +7,10 @@ import type { FieldError } from "../../registry/field-error.ts";
 import { validateWebhookConfiguration, validateWebhookConfigurationUpdate } from "./admission.ts";
 import { validateAPIService } from "./apiregistration.ts";
 import { validateCronJob, validateCronJobUpdate, validateJob, validateJobUpdate } from "./batch.ts";
-import { validateCertificateSigningRequest } from "./certificates.ts";
+import {
+  validateCertificateSigningRequest,
+  validateCertificateSigningRequestUpdate,
+} from "./certificates.ts";
 import {
   validateEndpointSlice,
   validateEndpointSliceUpdate,
@@ -146,7 +149,7 @@ export function kindValidators(naming: Naming): Readonly<Record<string, KindVali
     "apiregistration/v1.APIService": { validate: validateAPIService, validateUpdate: validateAPIService },
     "certificates/v1.CertificateSigningRequest": {
       validate: (o) => validateCertificateSigningRequest(o, naming),
-      validateUpdate: (o) => validateCertificateSigningRequest(o, naming),
+      validateUpdate: (o, old) => validateCertificateSigningRequestUpdate(o, old, naming),
     },
   };
 }

@@ -40,6 +40,7 @@ export const create: VerbHandler = async (ctx, env, { served, ns, subresource, v
   const { object } = await registry.create(ns, body, {
     dryRun: dry,
     large: largeBody(ctx),
+    ...(ctx.user ? { requester: ctx.user } : {}),
     track: (next, old) => fields.update(old, next, sent, manager),
     ...(admission ? { admission: admission.validate } : {}),
   });

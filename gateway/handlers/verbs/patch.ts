@@ -72,7 +72,7 @@ export const patch: VerbHandler = async (ctx, env, { served, ns, name, subresour
         });
         return next;
       },
-      { ...options, createIfMissing: !subresource },
+      { ...options, createIfMissing: !subresource, ...(ctx.user ? { requester: ctx.user } : {}) },
     );
     await codec.sendObject(ctx, created ? 201 : 200, object, choice, served);
     return;
