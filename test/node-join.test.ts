@@ -300,6 +300,26 @@ print(json.dumps(core.read_namespaced_config_map("cluster-info", sys.argv[2]).da
         );
         await refused(binary, wrong, ["get", "secrets"], /Unauthorized/);
       }
+      // Who the server takes it for: the user and kubeadm's groups (client-node's SelfSubjectReview,
+      // whose group client-node hard-codes: upstream's naming only).
+      if (preset !== "kubernetes") return;
+      const k8s = await import("@kubernetes/client-node");
+      const kc = new k8s.KubeConfig();
+      kc.loadFromOptions({
+        clusters: [{ name: "c", server, caData: Buffer.from(caPem).toString("base64") }],
+        users: [{ name: "u", token: `${id}.${secret}` }],
+        contexts: [{ name: "x", cluster: "c", user: "u" }],
+        currentContext: "x",
+      });
+      const me = await kc.makeApiClient(k8s.AuthenticationV1Api).createSelfSubjectReview({
+        body: { apiVersion: `${names.group("authentication")}/v1`, kind: "SelfSubjectReview" },
+      });
+      assert.equal(me.status?.userInfo?.username, `system:bootstrap:${id}`);
+      assert.deepEqual([...(me.status?.userInfo?.groups ?? [])].sort(), [
+        "system:authenticated",
+        "system:bootstrappers",
+        "system:bootstrappers:kubeadm:default-node-token",
+      ]);
     });
   });
 }
