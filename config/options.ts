@@ -214,6 +214,72 @@ export const OPTION_SPECS = [
     help: "CIDR range Services take their cluster IPs from",
   },
   {
+    flag: "cluster-signing-cert-file",
+    key: "clusterSigningCertFile",
+    kind: "string",
+    help: "PEM CA certificate the built-in CertificateSigningRequest signers issue with (default <data-dir>/pki/ca.crt)",
+  },
+  {
+    flag: "cluster-signing-key-file",
+    key: "clusterSigningKeyFile",
+    kind: "string",
+    help: "PEM private key of --cluster-signing-cert-file (default <data-dir>/pki/ca.key)",
+  },
+  {
+    flag: "cluster-signing-kubelet-serving-cert-file",
+    key: "clusterSigningKubeletServingCertFile",
+    kind: "string",
+    help: "CA certificate of the kubelet serving signer; not with --cluster-signing-cert-file",
+  },
+  {
+    flag: "cluster-signing-kubelet-serving-key-file",
+    key: "clusterSigningKubeletServingKeyFile",
+    kind: "string",
+    help: "private key of --cluster-signing-kubelet-serving-cert-file",
+  },
+  {
+    flag: "cluster-signing-kubelet-client-cert-file",
+    key: "clusterSigningKubeletClientCertFile",
+    kind: "string",
+    help: "CA certificate of the kubelet client signer; not with --cluster-signing-cert-file",
+  },
+  {
+    flag: "cluster-signing-kubelet-client-key-file",
+    key: "clusterSigningKubeletClientKeyFile",
+    kind: "string",
+    help: "private key of --cluster-signing-kubelet-client-cert-file",
+  },
+  {
+    flag: "cluster-signing-kube-apiserver-client-cert-file",
+    key: "clusterSigningKubeApiserverClientCertFile",
+    kind: "string",
+    help: "CA certificate of the API server client signer; not with --cluster-signing-cert-file",
+  },
+  {
+    flag: "cluster-signing-kube-apiserver-client-key-file",
+    key: "clusterSigningKubeApiserverClientKeyFile",
+    kind: "string",
+    help: "private key of --cluster-signing-kube-apiserver-client-cert-file",
+  },
+  {
+    flag: "cluster-signing-legacy-unknown-cert-file",
+    key: "clusterSigningLegacyUnknownCertFile",
+    kind: "string",
+    help: "CA certificate of the legacy-unknown signer (accepted as upstream's; that signer never signs here); not with --cluster-signing-cert-file",
+  },
+  {
+    flag: "cluster-signing-legacy-unknown-key-file",
+    key: "clusterSigningLegacyUnknownKeyFile",
+    kind: "string",
+    help: "private key of --cluster-signing-legacy-unknown-cert-file",
+  },
+  {
+    flag: "cluster-signing-duration",
+    key: "clusterSigningDuration",
+    kind: "duration",
+    help: "longest lifetime of a certificate the built-in signers issue (a request's expirationSeconds may shorten it)",
+  },
+  {
     flag: "service-node-port-range",
     key: "serviceNodePortRange",
     kind: "string",
@@ -468,6 +534,18 @@ export interface ServerOptions {
   oidcUsernameClaim: string;
   oidcUsernamePrefix: string | undefined;
   oidcGroupsClaim: string | undefined;
+  clusterSigningCertFile: string | undefined;
+  clusterSigningKeyFile: string | undefined;
+  clusterSigningKubeletServingCertFile: string | undefined;
+  clusterSigningKubeletServingKeyFile: string | undefined;
+  clusterSigningKubeletClientCertFile: string | undefined;
+  clusterSigningKubeletClientKeyFile: string | undefined;
+  clusterSigningKubeApiserverClientCertFile: string | undefined;
+  clusterSigningKubeApiserverClientKeyFile: string | undefined;
+  clusterSigningLegacyUnknownCertFile: string | undefined;
+  clusterSigningLegacyUnknownKeyFile: string | undefined;
+  /** Milliseconds. */
+  clusterSigningDuration: number;
   oidcGroupsPrefix: string | undefined;
   oidcRequiredClaims: string[];
   oidcCAFile: string | undefined;
@@ -547,6 +625,17 @@ export const DEFAULTS: ServerOptions = {
   oidcUsernamePrefix: undefined,
   oidcGroupsClaim: undefined,
   oidcGroupsPrefix: undefined,
+  clusterSigningCertFile: undefined,
+  clusterSigningKeyFile: undefined,
+  clusterSigningKubeletServingCertFile: undefined,
+  clusterSigningKubeletServingKeyFile: undefined,
+  clusterSigningKubeletClientCertFile: undefined,
+  clusterSigningKubeletClientKeyFile: undefined,
+  clusterSigningKubeApiserverClientCertFile: undefined,
+  clusterSigningKubeApiserverClientKeyFile: undefined,
+  clusterSigningLegacyUnknownCertFile: undefined,
+  clusterSigningLegacyUnknownKeyFile: undefined,
+  clusterSigningDuration: 365 * 24 * 3_600_000,
   oidcRequiredClaims: [],
   oidcCAFile: undefined,
   oidcSigningAlgs: ["RS256"],
@@ -741,6 +830,42 @@ export function loadOptions(
   try {
     parseCidr(options.serviceClusterIpRange);
     parseNodePortRange(options.serviceNodePortRange);
+  // As upstream's controller manager: one CA for every signer, or per-signer files, not both.
+  const signing = [
+    ["", options.clusterSigningCertFile, options.clusterSigningKeyFile],
+    [
+      "kubelet-serving-",
+      options.clusterSigningKubeletServingCertFile,
+      options.clusterSigningKubeletServingKeyFile,
+    ],
+    [
+      "kubelet-client-",
+      options.clusterSigningKubeletClientCertFile,
+      options.clusterSigningKubeletClientKeyFile,
+    ],
+    [
+      "kube-apiserver-client-",
+      options.clusterSigningKubeApiserverClientCertFile,
+      options.clusterSigningKubeApiserverClientKeyFile,
+    ],
+    [
+      "legacy-unknown-",
+      options.clusterSigningLegacyUnknownCertFile,
+      options.clusterSigningLegacyUnknownKeyFile,
+    ],
+  ] as const;
+  for (const [infix, cert, key] of signing) {
+    if (!cert !== !key)
+      throw new OptionError(
+        `--cluster-signing-${infix}cert-file and --cluster-signing-${infix}key-file go together`,
+      );
+  }
+  if (options.clusterSigningCertFile && signing.slice(1).some(([, cert]) => cert))
+    throw new OptionError(
+      "cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time",
+    );
+  if (options.clusterSigningDuration <= 0)
+    throw new OptionError("--cluster-signing-duration must be positive");
   } catch (err) {
     if (err instanceof ServiceRangeError) throw new OptionError(`--service-*-range: ${err.message}`);
     throw err;

@@ -22,10 +22,15 @@ import {
   ClusterInfoPublisher,
   ClusterRoleAggregationController,
   ControllerClient,
+  CsrApprovingController,
+  CsrCleaner,
+  CsrSigningController,
   KubernetesServiceController,
+  loadClusterSigners,
   NamespaceController,
   RootCaPublisher,
   ServiceAccountController,
+  SigningAuthorityError,
   StorageProtectionController,
   TokenController,
 } from "../plugins/controllers/index.ts";
@@ -76,6 +81,8 @@ async function main(options: ServerOptions): Promise<void> {
     servingProvided: options.tlsCertFile !== undefined,
   });
   for (const file of pki.created) log.info({ file }, "generated");
+  // The built-in CSR signers' CAs: an unreadable file or a key not matching its certificate stops the start.
+  const csrSigners = await loadClusterSigners(options, { cert: pki.paths.caCert, key: pki.paths.caKey });
   const privateEntries = [
     dirname(pki.paths.caCert),
     embeddedStoreDir(options.dataDir),
@@ -554,6 +561,19 @@ async function main(options: ServerOptions): Promise<void> {
         new BootstrapSigner(await controllerClient("bootstrap-signer"), naming, onControllerError),
       );
   }
+  // Upstream's csrapproving, csrsigning and csrcleaner, under one identity.
+  if (serves([naming.group("certificates"), "v1", "certificatesigningrequests"])) {
+    const certificates = await controllerClient("certificate-controller");
+    running.push(
+      new CsrApprovingController(certificates, naming, onControllerError),
+      new CsrSigningController(
+        certificates,
+        { naming, authorities: csrSigners, durationMs: options.clusterSigningDuration },
+        onControllerError,
+      ),
+      new CsrCleaner(certificates, naming, onControllerError),
+    );
+  }
   controllers.push(...running);
   // Controllers start once their roles exist, rather than logging 403s until then.
   const controllerRuns = [
@@ -618,6 +638,10 @@ main(options).catch((err: unknown) => {
   if (err instanceof AdmissionPluginError) {
     process.stderr.write(`error: admission: ${err.message}\n`);
     process.exit(2);
+  }
+  if (err instanceof SigningAuthorityError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(1);
   }
   if (err instanceof FeatureGateError || err instanceof RuntimeConfigError) {
     const flag = err instanceof FeatureGateError ? "--feature-gates" : "--runtime-config";

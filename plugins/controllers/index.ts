@@ -21,6 +21,15 @@ export {
 } from "./bootstrap-signer/cluster-info.ts";
 export { detachedSignature, detachedSignatureIsValid } from "./bootstrap-signer/jws.ts";
 export { BootstrapTokenCleaner, type TokenCleanerOptions } from "./bootstrap-token/token-cleaner.ts";
+export { CsrApprovingController } from "./certificates/approver.ts";
+export {
+  type ClusterSigningFiles,
+  loadClusterSigners,
+  SigningAuthority,
+  SigningAuthorityError,
+} from "./certificates/authority.ts";
+export { CsrCleaner, type CsrCleanerOptions, csrExpiry } from "./certificates/cleaner.ts";
+export { type CsrSignerOptions, CsrSigningController } from "./certificates/signer.ts";
 export { ControllerClient, type ControllerCredentials } from "./client.ts";
 export { ClusterRoleAggregationController } from "./clusterrole-aggregation/clusterrole-aggregation-controller.ts";
 export { Informer } from "./informer.ts";
