@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startAdmissionTest } from "../../../gateway/admission/testing.ts";
-import type { UserInfo } from "../../../gateway/pipeline/index.ts";
 import type { Authorizer, Attributes as AuthzAttributes } from "../../authorization/index.ts";
-import { AdmissionError, type Attributes, type JsonObject, type Operation } from "../index.ts";
+import { AdmissionError } from "../index.ts";
 import { registration } from "./index.ts";
 
 // A fixed-rule authorizer: user -> allowed `sign` resourceNames on signers (our own contract).
@@ -33,36 +32,6 @@ const csr = (certificate?: string) => ({
 });
 const user = (username: string) => ({ username, uid: "", groups: [], extra: {} });
 
-// CertificateSigningRequests are not served by the test control plane yet, so their attributes
-// are built here the way the chain builds them.
-function csrAttributes(spec: {
-  operation: Operation;
-  group: string;
-  subresource?: string;
-  object?: JsonObject;
-  oldObject?: JsonObject;
-  user?: UserInfo;
-}): Attributes {
-  return {
-    operation: spec.operation,
-    kind: { group: spec.group, version: "v1", kind: "CertificateSigningRequest" },
-    resource: { group: spec.group, version: "v1", resource: "certificatesigningrequests" },
-    subresource: spec.subresource ?? "",
-    name: "c",
-    namespace: "",
-    object: spec.object,
-    oldObject: spec.oldObject,
-    options: undefined,
-    dryRun: false,
-    user: spec.user ?? { username: "admin", uid: "", groups: ["system:masters"], extra: {} },
-    storageVersion: "v1",
-    versions: ["v1"],
-    convert: (o) => o,
-    annotate: () => {},
-    warn: () => {},
-  };
-}
-
 test("CertificateSigning: signing needs sign on the signerName or its domain wildcard", async () => {
   const t = await startAdmissionTest();
   try {
@@ -83,7 +52,9 @@ test("CertificateSigning: signing needs sign on the signerName or its domain wil
       { name: "not the status subresource", user: "nobody", sub: "approval", now: "Y2VydA==", deny: false },
     ];
     for (const c of cases) {
-      const attrs = csrAttributes({
+      const attrs = t.attributes({
+        resource: "certificatesigningrequests",
+        name: "c",
         operation: "UPDATE",
         group,
         subresource: c.sub,

@@ -4,9 +4,8 @@ import { webcrypto } from "node:crypto";
 import { test } from "node:test";
 import * as x509 from "@peculiar/x509";
 import { startAdmissionTest } from "../../../gateway/admission/testing.ts";
-import type { UserInfo } from "../../../gateway/pipeline/index.ts";
 import { signerNames } from "../../authorization/rbac/index.ts";
-import { AdmissionError, type Attributes, type JsonObject, type Operation } from "../index.ts";
+import { AdmissionError } from "../index.ts";
 import { registration } from "./index.ts";
 
 x509.cryptoProvider.set(webcrypto);
@@ -20,36 +19,6 @@ async function request(subject: string): Promise<string> {
     signingAlgorithm: alg,
   });
   return Buffer.from(csr.toString("pem")).toString("base64");
-}
-
-// CertificateSigningRequests are not served by the test control plane yet, so their attributes
-// are built here the way the chain builds them.
-function csrAttributes(spec: {
-  operation: Operation;
-  group: string;
-  subresource?: string;
-  object?: JsonObject;
-  oldObject?: JsonObject;
-  user?: UserInfo;
-}): Attributes {
-  return {
-    operation: spec.operation,
-    kind: { group: spec.group, version: "v1", kind: "CertificateSigningRequest" },
-    resource: { group: spec.group, version: "v1", resource: "certificatesigningrequests" },
-    subresource: spec.subresource ?? "",
-    name: "c",
-    namespace: "",
-    object: spec.object,
-    oldObject: spec.oldObject,
-    options: undefined,
-    dryRun: false,
-    user: spec.user ?? { username: "admin", uid: "", groups: ["system:masters"], extra: {} },
-    storageVersion: "v1",
-    versions: ["v1"],
-    convert: (o) => o,
-    annotate: () => {},
-    warn: () => {},
-  };
 }
 
 test("CertificateSubjectRestriction: no system:masters for the API server client signer", async () => {
@@ -78,7 +47,9 @@ test("CertificateSubjectRestriction: no system:masters for the API server client
       { name: "wrong type request", signer: client, request: 42, error: /failed to parse CSR/ },
     ];
     for (const c of cases) {
-      const attrs = csrAttributes({
+      const attrs = t.attributes({
+        resource: "certificatesigningrequests",
+        name: "c",
         operation: "CREATE",
         group,
         object: {
