@@ -1,13 +1,12 @@
 // A node joining with a bootstrap token (issue 19, section 4), the whole TLS bootstrap as kubeadm
 // join and the kubelet do it, against the real gateway with real clients under both naming
-// presets: kubectl (oldest and newest), Debian's python3-kubernetes and openssl. The admin creates
+// presets: kubectl (oldest and newest), client-node, Debian's python3-kubernetes and openssl. The admin creates
 // a bootstrap token and kubeadm's bindings for it; the node, knowing only the server address and
 // the token, reads cluster-info anonymously without trusting the server yet and checks its JWS
 // with the token, then trusts the CA found there; as the bootstrap user it asks for a client
 // certificate for system:node:n1, which is approved and signed by the gateway's controllers; with
 // that certificate it is system:node:n1, kept to its own Node by the Node authorizer and
-// NodeRestriction. (The certificate request and the node's own steps follow once
-// CertificateSigningRequests and their controllers are served.)
+// NodeRestriction.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { randomInt } from "node:crypto";
@@ -19,6 +18,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { load } from "js-yaml";
 import { type Naming, naming } from "../backends/naming/index.ts";
+import { signerNames } from "../plugins/authorization/rbac/index.ts";
 import {
   type GatewayProcess,
   kubectlRun,
@@ -320,6 +320,132 @@ print(json.dumps(core.read_namespaced_config_map("cluster-info", sys.argv[2]).da
         "system:bootstrappers",
         "system:bootstrappers:kubeadm:default-node-token",
       ]);
+    });
+
+    it("as the bootstrap user, a client certificate request for system:node:n1 is approved and signed", async () => {
+      assert.ok(server, "cluster-info was verified");
+      const bootstrap = await kubeconfig("bootstrap", { token: `${id}.${secret}` }, trusted());
+      const key = join(dir, "n1.key");
+      const csrPem = (
+        await run("openssl", [
+          "req",
+          "-new",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-keyout",
+          key,
+          "-subj",
+          "/O=system:nodes/CN=system:node:n1",
+        ])
+      ).stdout;
+      const csr = {
+        apiVersion: `${certificates}/v1`,
+        kind: "CertificateSigningRequest",
+        metadata: { name: `node-csr-n1-${preset}` },
+        spec: {
+          request: Buffer.from(csrPem).toString("base64"),
+          signerName: signerNames(names).apiserverClientKubelet,
+          // What a kubelet asks for; exactly these, as the spec's table says for this signer.
+          usages: ["digital signature", "key encipherment", "client auth"],
+        },
+      };
+      await ok(kubectl, bootstrap, ["create", "-f", "-"], JSON.stringify(csr));
+      let issued: Record<string, unknown> = {};
+      await eventually(
+        async () => {
+          issued = JSON.parse(await ok(kubectl, bootstrap, ["get", "csr", csr.metadata.name, "-o", "json"]));
+          return typeof (issued.status as { certificate?: string }).certificate === "string";
+        },
+        20_000,
+        "the certificate",
+      );
+      const status = issued.status as { certificate: string; conditions: { type: string; status: string }[] };
+      assert.deepEqual(
+        status.conditions.map((c) => [c.type, c.status]),
+        [["Approved", "True"]],
+      );
+      // The server recorded who asked.
+      const spec = issued.spec as { username: string; groups: string[] };
+      assert.equal(spec.username, `system:bootstrap:${id}`);
+      assert.ok(spec.groups.includes("system:bootstrappers"));
+      const certPem = Buffer.from(status.certificate, "base64").toString();
+      await writeFile(join(dir, "n1.crt"), certPem);
+      await writeFile(join(dir, "ca.crt"), caPem);
+      const subject = (await run("openssl", ["x509", "-in", join(dir, "n1.crt"), "-noout", "-subject"]))
+        .stdout;
+      assert.match(subject, /O\s*=\s*system:nodes/);
+      assert.match(subject, /CN\s*=\s*system:node:n1/);
+      const verified = await run("openssl", ["verify", "-CAfile", join(dir, "ca.crt"), join(dir, "n1.crt")]);
+      assert.match(verified.stdout, /OK/);
+      await kubeconfig(
+        "n1",
+        {
+          "client-certificate-data": Buffer.from(certPem).toString("base64"),
+          "client-key-data": Buffer.from(await readFile(key)).toString("base64"),
+        },
+        trusted(),
+      );
+    });
+
+    it("with its certificate the node is system:node:n1: its own Node, not another's", async () => {
+      const n1 = join(dir, "n1");
+      assert.ok(existsSync(n1), "the certificate was issued");
+      const node = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name } });
+      // Another node's object, created by the admin.
+      await ok(kubectl, admin, ["create", "-f", "-"], node("n2"));
+      for (const binary of KUBECTLS) {
+        if (binary === KUBECTLS[0]) await ok(binary, n1, ["create", "-f", "-"], node("n1"));
+        await ok(binary, n1, ["annotate", "node", "n1", "--overwrite", `joined-by=${binary.slice(-4)}`]);
+        // Refused by the Node authorizer or NodeRestriction, whichever sees it first.
+        await refused(binary, n1, ["annotate", "node", "n2", "x=y"], /nodes "n2" is forbidden/);
+        await refused(
+          binary,
+          n1,
+          ["patch", "node", "n2", "-p", '{"metadata":{"labels":{"x":"y"}}}'],
+          /nodes "n2" is forbidden/,
+        );
+        await refused(
+          binary,
+          n1,
+          ["create", "-f", "-"],
+          /node "n1" is not allowed to modify node "n3"/,
+          node("n3"),
+        );
+        await refused(binary, n1, ["delete", "node", "n2"], /nodes "n2" is forbidden/);
+        // The Node authorizer gives it nothing of other workloads.
+        await refused(
+          binary,
+          n1,
+          ["get", "secrets", "--namespace=default"],
+          /User "system:node:n1" cannot list resource "secrets"/,
+        );
+      }
+      if (python) {
+        const { stdout } = await run(PYTHON, [
+          "-c",
+          `import json, sys
+from kubernetes import client, config
+config.load_kube_config(config_file=sys.argv[1])
+core = client.CoreV1Api()
+core.patch_node("n1", {"metadata": {"labels": {"joined": "python"}}})
+try:
+    core.patch_node("n2", {"metadata": {"labels": {"joined": "python"}}})
+    print("n2 patched")
+except client.exceptions.ApiException as e:
+    print(e.status, json.loads(e.body)["message"])`,
+          n1,
+        ]);
+        assert.match(stdout, /^403 nodes "n2" is forbidden/);
+      }
+      const labels = JSON.parse(await ok(kubectl, admin, ["get", "node", "n1", "-o", "json"])).metadata;
+      assert.equal(labels.annotations["joined-by"], KUBECTLS.at(-1)?.slice(-4));
+      if (python) assert.equal(labels.labels.joined, "python");
+      const n2 = JSON.parse(await ok(kubectl, admin, ["get", "node", "n2", "-o", "json"])).metadata;
+      assert.equal(n2.annotations?.x, undefined);
+      assert.equal(n2.labels?.joined, undefined);
     });
   });
 }
