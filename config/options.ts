@@ -166,6 +166,12 @@ export const OPTION_SPECS = [
     help: 'CSV of static bearer tokens: token,user,uid[,"group1,group2"]',
   },
   {
+    flag: "enable-garbage-collector",
+    key: "enableGarbageCollector",
+    kind: "bool",
+    help: "run the garbage collector (default true); with false, run one elsewhere against this server",
+  },
+  {
     flag: "enable-bootstrap-token-auth",
     key: "enableBootstrapTokenAuth",
     kind: "bool",
@@ -518,6 +524,7 @@ export interface ServerOptions {
   anonymousAuth: boolean;
   tokenAuthFile: string | undefined;
   enableBootstrapTokenAuth: boolean;
+  enableGarbageCollector: boolean;
   /** Empty: the generated <data-dir>/pki/sa.pub. */
   serviceAccountKeyFiles: string[];
   serviceAccountSigningKeyFile: string | undefined;
@@ -611,6 +618,7 @@ export const DEFAULTS: ServerOptions = {
   anonymousAuth: true,
   tokenAuthFile: undefined,
   enableBootstrapTokenAuth: false,
+  enableGarbageCollector: true,
   serviceAccountKeyFiles: [],
   serviceAccountSigningKeyFile: undefined,
   serviceAccountIssuers: [],

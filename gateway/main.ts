@@ -25,6 +25,7 @@ import {
   CsrApprovingController,
   CsrCleaner,
   CsrSigningController,
+  GarbageCollector,
   KubernetesServiceController,
   loadClusterSigners,
   NamespaceController,
@@ -575,6 +576,23 @@ async function main(options: ServerOptions): Promise<void> {
     );
   }
   controllers.push(...running);
+  // The garbage collector: not part of readiness (upstream's readyz does not wait for it either);
+  // its workers wait for its own monitors.
+  if (options.enableGarbageCollector)
+    running.push(
+      new GarbageCollector(await controllerClient("generic-garbage-collector"), {
+        ignored: (group, resource) =>
+          resource === "events" && (group === "" || group === naming.group("events")),
+        metrics: metrics.registry,
+        log: (v, message, fields) =>
+          v === 0
+            ? log.info({ v, ...fields }, message)
+            : v <= 2
+              ? log.debug({ v, ...fields }, message)
+              : log.trace({ v, ...fields }, message),
+        onError: onControllerError,
+      }),
+    );
   // Controllers start once their roles exist, rather than logging 403s until then.
   const controllerRuns = [
     policyRun.then(() => Promise.all(running.map((c) => c.run(stopControllers.signal)))),

@@ -44,6 +44,8 @@ export interface KindEntry {
   /** Further served versions, converted to and from the storage version by `convert`. */
   readonly otherVersions?: readonly OtherVersion[];
   readonly convert?: (naming: Naming) => NonNullable<ResourceSchema["convert"]>;
+  /** Upstream's default garbage collection policy when not Background. */
+  readonly garbageCollectionPolicy?: Strategy["garbageCollectionPolicy"];
 }
 
 export interface OtherVersion {
@@ -98,6 +100,8 @@ export const CATALOG_KINDS: readonly KindEntry[] = [
     kind: "ReplicationController",
     plural: "replicationcontrollers",
     shortNames: ["rc"],
+    // core/v1 keeps its old default: dependents are orphaned.
+    garbageCollectionPolicy: "OrphanDependents",
     categories: ["all"],
     status: true,
     generation: true,
@@ -156,6 +160,8 @@ export const CATALOG_KINDS: readonly KindEntry[] = [
     kind: "Job",
     plural: "jobs",
     categories: ["all"],
+    // batch/v1 keeps its old default: a Job's Pods are orphaned unless the request says otherwise.
+    garbageCollectionPolicy: "OrphanDependents",
     status: true,
     generation: true,
     selectableFields: (o) => ({ "status.successful": String(statusOf(o).succeeded ?? 0) }),
@@ -542,6 +548,7 @@ export function catalogKind(naming: Naming, entry: KindEntry, options: CatalogKi
       ...main,
       typed,
       nameRule: entry.nameRule ?? "dns-subdomain",
+      ...(entry.garbageCollectionPolicy ? { garbageCollectionPolicy: entry.garbageCollectionPolicy } : {}),
       ...(rules?.validate ? { validate: rules.validate } : {}),
       ...(rules?.validateUpdate ? { validateUpdate: rules.validateUpdate } : {}),
     },

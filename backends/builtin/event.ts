@@ -115,6 +115,8 @@ function source(event: JsonObject): string {
 
 export function eventKind(naming: Naming): BuiltinKind {
   const strategy: Strategy = {
+    // Events are never garbage collected: a delete adds no collector finalizers.
+    garbageCollectionPolicy: "Unsupported",
     validate: (object) => validateLegacyEvent(object, naming),
     validateUpdate: (object) => validateLegacyEvent(object, naming),
     fieldTypes: {

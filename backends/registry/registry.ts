@@ -57,6 +57,10 @@ export interface DeleteOptions extends WriteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
   /** The grace period the request asks for (kinds with graceful deletion). */
   readonly gracePeriodSeconds?: number;
+  /** How the garbage collector treats dependents: Orphan, Background or Foreground. */
+  readonly propagationPolicy?: string;
+  /** The deprecated form of the policy: true is Orphan, false Background. */
+  readonly orphanDependents?: boolean;
 }
 
 export interface WriteResult {
@@ -608,13 +612,23 @@ export class Registry {
       }
       await options.admission?.(undefined, object);
       const { graceful, pending } = this.#beforeDelete(object, options.gracePeriodSeconds);
-      // Already waiting out a grace period no shorter than the one asked for.
+      // Already waiting out a grace period no shorter than the one asked for: the policy
+      // cannot change either.
       if (pending) return { object, removed: false };
+      const gcFinalizers = deletionFinalizers(this.strategy.garbageCollectionPolicy, m.finalizers, options);
+      if (gcFinalizers) {
+        if (gcFinalizers.length > 0) m.finalizers = gcFinalizers;
+        else delete m.finalizers;
+      }
       if (this.#pending(object).length > 0 || (graceful && (m.deletionGracePeriodSeconds ?? 0) > 0)) {
         // Finalizers or a grace period hold the object: mark it as being deleted.
         if (!graceful) {
-          if (m.deletionTimestamp) return { object, removed: false };
-          m.deletionTimestamp = now();
+          // A second delete only writes when it changes the collector's finalizers.
+          if (m.deletionTimestamp && !gcFinalizers) return { object, removed: false };
+          if (!m.deletionTimestamp && typeof m.generation === "number" && m.generation > 0) m.generation += 1;
+          const at = now();
+          if (!m.deletionTimestamp || Date.parse(m.deletionTimestamp) > Date.parse(at))
+            m.deletionTimestamp = at;
           m.deletionGracePeriodSeconds = 0;
         }
         this.strategy.prepareForDelete?.(object);
@@ -644,4 +658,39 @@ export class Registry {
       "the object has been modified; please apply your changes to the latest version and try again",
     );
   }
+}
+
+export const FINALIZER_ORPHAN = "orphan";
+export const FINALIZER_FOREGROUND = "foregroundDeletion";
+
+/**
+ * The garbage collector's finalizers a delete leaves on the object, as upstream's registry picks
+ * them: the request's policy (orphanDependents, then propagationPolicy) wins, then a finalizer the
+ * object already has, then the kind's default (Orphan for a few kinds, else Background, which
+ * needs no finalizer). Undefined when the finalizers stay as they are.
+ */
+export function deletionFinalizers(
+  kindPolicy: Strategy["garbageCollectionPolicy"],
+  finalizers: readonly string[] | undefined,
+  options: { readonly propagationPolicy?: string; readonly orphanDependents?: boolean },
+): string[] | undefined {
+  if (kindPolicy === "Unsupported") return undefined;
+  const current = finalizers ?? [];
+  const firstGc = current.find((f) => f === FINALIZER_ORPHAN || f === FINALIZER_FOREGROUND);
+  let policy: "Orphan" | "Foreground" | "Background";
+  if (options.orphanDependents !== undefined) policy = options.orphanDependents ? "Orphan" : "Background";
+  else if (
+    options.propagationPolicy === "Orphan" ||
+    options.propagationPolicy === "Foreground" ||
+    options.propagationPolicy === "Background"
+  )
+    policy = options.propagationPolicy;
+  else if (firstGc === FINALIZER_ORPHAN) policy = "Orphan";
+  else if (firstGc === FINALIZER_FOREGROUND) policy = "Foreground";
+  else policy = kindPolicy === "OrphanDependents" ? "Orphan" : "Background";
+  const next = current.filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
+  if (policy === "Orphan") next.push(FINALIZER_ORPHAN);
+  if (policy === "Foreground") next.push(FINALIZER_FOREGROUND);
+  const same = new Set(next).size === new Set(current).size && next.every((f) => current.includes(f));
+  return same ? undefined : next;
 }

@@ -56,6 +56,12 @@ export interface Strategy {
   readonly returnDeletedObject?: boolean;
   /** How names are checked: DNS subdomain (most kinds), DNS label, or any path segment. */
   readonly nameRule?: "dns-subdomain" | "dns-label" | "dns-1035-label" | "path-segment";
+  /**
+   * The garbage collection policy a delete that names none gets (upstream's
+   * DefaultGarbageCollectionPolicy): Orphan for kinds kept for compatibility, Unsupported for
+   * kinds the collector never handles (Events); absent means Background.
+   */
+  readonly garbageCollectionPolicy?: "OrphanDependents" | "Unsupported";
   /** Finalizers the server adds on create. */
   readonly defaultFinalizers?: readonly string[];
   /**

@@ -32,6 +32,11 @@ export { CsrCleaner, type CsrCleanerOptions, csrExpiry } from "./certificates/cl
 export { type CsrSignerOptions, CsrSigningController } from "./certificates/signer.ts";
 export { ControllerClient, type ControllerCredentials } from "./client.ts";
 export { ClusterRoleAggregationController } from "./clusterrole-aggregation/clusterrole-aggregation-controller.ts";
+export {
+  GarbageCollector,
+  type GarbageCollectorOptions,
+  type GcLogger,
+} from "./garbage-collector/garbage-collector.ts";
 export { Informer } from "./informer.ts";
 export { advertiseAddress } from "./kubernetes-service/advertise-address.ts";
 export {

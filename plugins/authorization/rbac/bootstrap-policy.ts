@@ -33,6 +33,7 @@ export const CONTROLLER_NAMES = [
   "certificate-controller",
   "bootstrap-signer",
   "token-cleaner",
+  "generic-garbage-collector",
 ] as const;
 
 function rule(
@@ -486,6 +487,10 @@ export function bootstrapPolicy(naming: Naming): BootstrapPolicy {
       rule(READ, [core], ["pods"]),
       eventsRule,
     ]),
+    clusterRole(controller("generic-garbage-collector"), [
+      rule(["get", "list", "watch", "patch", "update", "delete"], ["*"], ["*"]),
+      eventsRule,
+    ]),
     clusterRole(controller("clusterrole-aggregation-controller"), [
       // escalate: it writes rules it does not hold itself.
       rule(["escalate", "get", "list", "patch", "update", "watch"], [rbac], ["clusterroles"]),
@@ -528,6 +533,7 @@ export function bootstrapPolicy(naming: Naming): BootstrapPolicy {
     "clusterrole-aggregation-controller",
     "apiservice-registration-controller",
     "certificate-controller",
+    "generic-garbage-collector",
   ].map((name) => clusterBinding(controller(name), { users: [controller(name)] }));
 
   const clusterRoleBindings: Json[] = [

@@ -12,6 +12,9 @@ interface DiscoveredResource {
 }
 
 const RETRY_MS = 1_000;
+// As upstream's namespace deleter: dependents go with their owners (they are in the namespace
+// too), and no kind's Orphan default leaves an `orphan` finalizer holding the namespace open.
+const BACKGROUND = "propagationPolicy=Background";
 
 export class NamespaceController {
   readonly #client: ControllerClient;
@@ -81,14 +84,17 @@ export class NamespaceController {
     for (const r of await this.#discover()) {
       const collection = `${r.path}/namespaces/${encodeURIComponent(namespace)}/${r.name}`;
       if (r.verbs.includes("deletecollection")) {
-        await this.#client.must("DELETE", collection);
+        await this.#client.must("DELETE", `${collection}?${BACKGROUND}`);
       }
       const remaining = await this.#client.must("GET", collection);
       for (const item of remaining.body.items as InformerObject[]) {
         left++;
         const m = item.metadata as { name: string; deletionTimestamp?: string };
         if (m.deletionTimestamp) continue; // waiting for its own finalizers
-        const reply = await this.#client.call("DELETE", `${collection}/${encodeURIComponent(m.name)}`);
+        const reply = await this.#client.call(
+          "DELETE",
+          `${collection}/${encodeURIComponent(m.name)}?${BACKGROUND}`,
+        );
         if (reply.status >= 300 && reply.status !== 404) {
           throw new Error(`deleting ${collection}/${m.name}: ${reply.status} ${JSON.stringify(reply.body)}`);
         }
