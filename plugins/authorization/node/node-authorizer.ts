@@ -1,6 +1,8 @@
 // The Node authorizer: limits node agents (user `system:node:<name>` in group `system:nodes`) to
 // the secrets, config maps, claims, volumes and service-account tokens of the pods bound to them,
-// to their own Node object and lease, and to the status of their own pods. Like upstream, it never
+// to their own lease, and to the status of their own pods. Node objects are not subdivided, as in
+// 1.27 (reading only one's own Node came with 1.32's selector authorization): the system:node rules
+// let a node read every Node and write Nodes, and NodeRestriction holds writes to its own. Like upstream, it never
 // denies: an unrelated object gets no opinion with the reason, so RBAC may still grant it, and
 // the reason reaches the 403 message when nothing does. Requests it does not subdivide go to the
 // optional static node rules (upstream grants nodes the system:node rules here, not through a
@@ -125,39 +127,6 @@ export function nodeAuthorizer(options: NodeAuthorizerOptions): NodeAuthorizer {
     return allow;
   };
 
-  const nodeObject = (node: string, a: Attributes): AuthorizationResult => {
-    const own = a.name === node;
-    if (a.subresource === "") {
-      switch (a.verb) {
-        case "create":
-          // A create's URL has no name; admission holds the node to its own object.
-          return a.name === "" || own
-            ? allow
-            : noOpinion(`node '${node}' cannot create '${a.name}', only its own Node object`);
-        case "get":
-        case "list":
-        case "watch":
-          if (own) return allow;
-          return noOpinion(
-            a.name === ""
-              ? `node '${node}' cannot read all nodes, only its own Node object`
-              : `node '${node}' cannot read '${a.name}', only its own Node object`,
-          );
-        case "update":
-        case "patch":
-          return own
-            ? allow
-            : noOpinion(`node '${node}' cannot modify '${a.name}', only its own Node object`);
-        default:
-          return noOpinion();
-      }
-    }
-    if (a.subresource === "status" && ["get", "update", "patch"].includes(a.verb)) {
-      return own ? allow : noOpinion(`node '${node}' cannot modify '${a.name}', only its own Node object`);
-    }
-    return noOpinion();
-  };
-
   const podStatus = (node: string, a: Attributes): AuthorizationResult => {
     if (a.verb !== "update" && a.verb !== "patch") return noOpinion();
     return related(node, "pod", a);
@@ -188,8 +157,6 @@ export function nodeAuthorizer(options: NodeAuthorizerOptions): NodeAuthorizer {
           return getOnly(node, "persistentvolume", a);
         case "serviceaccounts":
           return serviceAccountToken(node, a);
-        case "nodes":
-          return nodeObject(node, a);
         case "pods":
           if (a.subresource === "status") return podStatus(node, a);
           break;
