@@ -356,6 +356,56 @@ describe("garbage collector", () => {
     assert.ok(!seen.some((f) => f.includes("orphan")), JSON.stringify(seen));
   });
 
+  it("bad input: an owner reference without uid, kind, name or apiVersion is a 422; exact duplicates are dropped with a Warning", async () => {
+    const bad = await api.call("POST", CM, {
+      body: {
+        metadata: {
+          name: "bi-bad",
+          ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: "o" }, { uid: "u" }],
+        },
+      },
+    });
+    assert.equal(bad.status, 422, bad.text);
+    assert.equal(bad.body.reason, "Invalid");
+    const causes = (bad.body.details.causes as { field: string; message: string }[]).map(
+      (c) => `${c.field}: ${c.message}`,
+    );
+    for (const expected of [
+      'metadata.ownerReferences.uid: Invalid value: "": uid must not be empty',
+      'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty',
+      'metadata.ownerReferences.kind: Invalid value: "": kind must not be empty',
+      'metadata.ownerReferences.name: Invalid value: "": name must not be empty',
+    ])
+      assert.ok(causes.includes(expected), `${expected} in ${causes.join("; ")}`);
+    assert.equal((await api.call("GET", `${CM}/bi-bad`)).status, 404, "nothing stored");
+    // Upstream 1.27 dedups equal entries (and warns) rather than refusing them.
+    // A real owner, so that the collector leaves the dependent alone.
+    const owner = ref(await cm("bi-owner"));
+    const twin = { ...owner, controller: false };
+    const made = await api.call("POST", CM, {
+      body: { metadata: { name: "bi-dup", ownerReferences: [owner, owner, twin] } },
+    });
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual(
+      made.body.metadata.ownerReferences,
+      [owner, twin],
+      "equal entries dropped, differing ones kept",
+    );
+    assert.match(
+      String(made.headers.warning),
+      new RegExp(
+        `ownerReferences contains duplicate entries; API server dedups owner references in 1\\.20\\+, and may reject such requests as early as 1\\.24; please fix your requests; duplicate UID\\(s\\) observed: ${owner.uid}`,
+      ),
+    );
+    const patched = await api.call("PATCH", `${CM}/bi-dup?dryRun=All`, {
+      body: { metadata: { ownerReferences: [twin, twin] } },
+      contentType: "application/merge-patch+json",
+    });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(patched.body.metadata.ownerReferences, [twin]);
+    assert.match(String(patched.headers.warning), /duplicate entries after mutating admission happens/);
+  });
+
   it("metrics: garbagecollector_controller_resources_sync_error_total", async () => {
     const r = await api.call("GET", "/metrics");
     assert.equal(r.status, 200);

@@ -4,6 +4,7 @@ import { turnIf } from "../../../backends/common/turn.ts";
 import { fieldManagerFor } from "../../fieldmanager/index.ts";
 import { warnOtherNaming } from "../../naming-warnings.ts";
 import type { VerbHandler } from "../env.ts";
+import { dedupOwnerReferences } from "../owner-references.ts";
 import { dryRun, largeBody, nameOf, query, sentManagedFields, writeManager } from "../request-options.ts";
 import { admissionFor } from "../write-admission.ts";
 
@@ -17,6 +18,7 @@ export const create: VerbHandler = async (ctx, env, { served, ns, subresource, v
   const dry = dryRun(ctx);
   // Before admission, as upstream: webhooks never see an object of another namespace.
   registry.matchNamespace(body, ns);
+  dedupOwnerReferences(ctx, body, false);
   const admission = admissionFor(ctx, env, {
     served,
     subresource,
@@ -26,6 +28,7 @@ export const create: VerbHandler = async (ctx, env, { served, ns, subresource, v
     options: { kind: "CreateOptions", fieldManager: query(ctx, "fieldManager") },
   });
   if (admission) await admission.admit(registry.decoded(body), undefined);
+  dedupOwnerReferences(ctx, body, true);
   const choice = codec.output(ctx, served, { list: false, stream: false });
   const fields = fieldManagerFor(served, env.naming, version, subresource);
   const sent = sentManagedFields(body);

@@ -7,6 +7,7 @@ import { warnOtherNaming } from "../../naming-warnings.ts";
 import { errors } from "../../request/api-error.ts";
 import type { ServedResource } from "../../routing/resources.ts";
 import type { VerbHandler } from "../env.ts";
+import { dedupOwnerReferences } from "../owner-references.ts";
 import {
   APPLY_PATCH,
   CUSTOM_PATCH_TYPES,
@@ -62,6 +63,7 @@ export const patch: VerbHandler = async (ctx, env, { served, ns, name, subresour
         const next = await codec.toStorage(applied, served, version);
         registry.matchNamespace(next, ns);
         if (admission) await admission.admit(registry.decoded(next), current);
+        dedupOwnerReferences(ctx, next, true);
         await env.checkWrite?.(ctx, {
           verb: current ? "update" : "create",
           served,
@@ -92,6 +94,7 @@ export const patch: VerbHandler = async (ctx, env, { served, ns, name, subresour
       warnOtherNaming(ctx, env.naming, { served, ns, subresource }, next);
       sent = sentManagedFields(next);
       if (admission) await admission.admit(registry.decoded(next), old);
+      dedupOwnerReferences(ctx, next, true);
       await env.checkWrite?.(ctx, {
         verb: "update",
         served,

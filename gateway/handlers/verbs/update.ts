@@ -5,6 +5,7 @@ import { turnIf } from "../../../backends/common/turn.ts";
 import { fieldManagerFor } from "../../fieldmanager/index.ts";
 import { warnOtherNaming } from "../../naming-warnings.ts";
 import type { VerbHandler } from "../env.ts";
+import { dedupOwnerReferences } from "../owner-references.ts";
 import { dryRun, largeBody, query, sentManagedFields, writeManager } from "../request-options.ts";
 import { admissionFor, checkCreateByWrite } from "../write-admission.ts";
 
@@ -17,6 +18,7 @@ export const update: VerbHandler = async (ctx, env, { served, ns, name, subresou
   const { manager } = writeManager(ctx, env, "UpdateOptions");
   const choice = codec.output(ctx, served, { list: false, stream: false });
   registry.matchNamespace(body, ns);
+  dedupOwnerReferences(ctx, body, false);
   const fields = fieldManagerFor(served, env.naming, version, subresource);
   const sent = sentManagedFields(body);
   const dry = dryRun(ctx);
@@ -35,6 +37,7 @@ export const update: VerbHandler = async (ctx, env, { served, ns, name, subresou
       if (!current) await checkCreateByWrite(ctx, env);
       const next = cloneJson(body);
       if (admission) await admission.admit(registry.decoded(next), current);
+      dedupOwnerReferences(ctx, next, true);
       await env.checkWrite?.(ctx, {
         verb: current ? "update" : "create",
         served,
