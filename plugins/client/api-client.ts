@@ -213,6 +213,9 @@ export class ApiClient {
             ? { ...headers, authorization: creds.authorization }
             : headers,
         body,
+        // undici drops the connection after a DELETE with a body (a server might not read it);
+        // the API reads DeleteOptions bodies, and a new TLS connection per delete is slow.
+        ...(method === "DELETE" && body !== undefined ? { reset: false } : {}),
         signal,
         headersTimeout: this.#timeoutMs,
         bodyTimeout: streaming ? 0 : this.#timeoutMs,
