@@ -117,10 +117,151 @@ export const OPTION_SPECS = [
     help: "CA bundle for client certificates; replaces the generated <data-dir>/pki/ca.crt",
   },
   {
+    flag: "audit-policy-file",
+    key: "auditPolicyFile",
+    kind: "string",
+    help: "audit Policy (YAML); without it no audit events are recorded (config/audit-policy.yaml: every request at Metadata)",
+  },
+  {
     flag: "audit-log-path",
     key: "auditLogPath",
     kind: "string",
-    help: "append one audit event per API request (JSON lines, level Metadata) to this file",
+    help: "write audit events to this file (- for standard output)",
+  },
+  {
+    flag: "audit-log-format",
+    key: "auditLogFormat",
+    kind: "string",
+    choices: ["json", "legacy"],
+    help: "audit log line format",
+  },
+  {
+    flag: "audit-log-maxage",
+    key: "auditLogMaxage",
+    kind: "int",
+    help: "days a rotated audit log is kept (0: no limit)",
+  },
+  {
+    flag: "audit-log-maxbackup",
+    key: "auditLogMaxbackup",
+    kind: "int",
+    help: "rotated audit logs kept (0: all)",
+  },
+  {
+    flag: "audit-log-maxsize",
+    key: "auditLogMaxsize",
+    kind: "int",
+    help: "megabytes before the audit log is rotated (0: 100)",
+  },
+  {
+    flag: "audit-log-mode",
+    key: "auditLogMode",
+    kind: "string",
+    choices: ["batch", "blocking", "blocking-strict"],
+    help: "how log events are sent: batch (buffered, in the background), blocking (in the request; failures counted), blocking-strict (a failed RequestReceived event fails the request)",
+  },
+  {
+    flag: "audit-log-batch-buffer-size",
+    key: "auditLogBatchBufferSize",
+    kind: "int",
+    help: "batch mode: events buffered before new ones are dropped",
+  },
+  {
+    flag: "audit-log-batch-max-size",
+    key: "auditLogBatchMaxSize",
+    kind: "int",
+    help: "batch mode: most events in one batch",
+  },
+  {
+    flag: "audit-log-batch-max-wait",
+    key: "auditLogBatchMaxWait",
+    kind: "duration",
+    help: "batch mode: longest wait before a batch that is not full is sent",
+  },
+  {
+    flag: "audit-log-batch-throttle-enable",
+    key: "auditLogBatchThrottleEnable",
+    kind: "bool",
+    help: "batch mode: limit the rate of batches",
+  },
+  {
+    flag: "audit-log-batch-throttle-qps",
+    key: "auditLogBatchThrottleQps",
+    kind: "string",
+    help: "batch mode: batches per second when throttled",
+  },
+  {
+    flag: "audit-log-batch-throttle-burst",
+    key: "auditLogBatchThrottleBurst",
+    kind: "int",
+    help: "batch mode: batches sent at once when throttled",
+  },
+  {
+    flag: "audit-log-version",
+    key: "auditLogVersion",
+    kind: "string",
+    help: "API version of the events sent (only audit.<domain>/v1)",
+  },
+  {
+    flag: "audit-webhook-config-file",
+    key: "auditWebhookConfigFile",
+    kind: "string",
+    help: "kubeconfig naming the peer that audit events are POSTed to (EventList bodies)",
+  },
+  {
+    flag: "audit-webhook-initial-backoff",
+    key: "auditWebhookInitialBackoff",
+    kind: "duration",
+    help: "wait before the first retry of a failed webhook request",
+  },
+  {
+    flag: "audit-webhook-mode",
+    key: "auditWebhookMode",
+    kind: "string",
+    choices: ["batch", "blocking", "blocking-strict"],
+    help: "how webhook events are sent: batch (buffered, in the background), blocking (in the request; failures counted), blocking-strict (a failed RequestReceived event fails the request)",
+  },
+  {
+    flag: "audit-webhook-batch-buffer-size",
+    key: "auditWebhookBatchBufferSize",
+    kind: "int",
+    help: "batch mode: events buffered before new ones are dropped",
+  },
+  {
+    flag: "audit-webhook-batch-max-size",
+    key: "auditWebhookBatchMaxSize",
+    kind: "int",
+    help: "batch mode: most events in one batch",
+  },
+  {
+    flag: "audit-webhook-batch-max-wait",
+    key: "auditWebhookBatchMaxWait",
+    kind: "duration",
+    help: "batch mode: longest wait before a batch that is not full is sent",
+  },
+  {
+    flag: "audit-webhook-batch-throttle-enable",
+    key: "auditWebhookBatchThrottleEnable",
+    kind: "bool",
+    help: "batch mode: limit the rate of batches",
+  },
+  {
+    flag: "audit-webhook-batch-throttle-qps",
+    key: "auditWebhookBatchThrottleQps",
+    kind: "string",
+    help: "batch mode: batches per second when throttled",
+  },
+  {
+    flag: "audit-webhook-batch-throttle-burst",
+    key: "auditWebhookBatchThrottleBurst",
+    kind: "int",
+    help: "batch mode: batches sent at once when throttled",
+  },
+  {
+    flag: "audit-webhook-version",
+    key: "auditWebhookVersion",
+    kind: "string",
+    help: "API version of the events sent (only audit.<domain>/v1)",
   },
   {
     flag: "max-requests-inflight",
@@ -513,7 +654,35 @@ export interface ServerOptions {
   tlsPrivateKeyFile: string | undefined;
   tlsSans: string[];
   clientCAFile: string | undefined;
+  auditPolicyFile: string | undefined;
   auditLogPath: string | undefined;
+  auditLogFormat: string;
+  auditLogMaxage: number;
+  auditLogMaxbackup: number;
+  auditLogMaxsize: number;
+  auditLogMode: string;
+  auditLogBatchBufferSize: number;
+  auditLogBatchMaxSize: number;
+  /** Milliseconds. */
+  auditLogBatchMaxWait: number;
+  auditLogBatchThrottleEnable: boolean;
+  /** A decimal number (upstream's flag is a float). */
+  auditLogBatchThrottleQps: string;
+  auditLogBatchThrottleBurst: number;
+  auditLogVersion: string | undefined;
+  auditWebhookConfigFile: string | undefined;
+  /** Milliseconds. */
+  auditWebhookInitialBackoff: number;
+  auditWebhookMode: string;
+  auditWebhookBatchBufferSize: number;
+  auditWebhookBatchMaxSize: number;
+  /** Milliseconds. */
+  auditWebhookBatchMaxWait: number;
+  auditWebhookBatchThrottleEnable: boolean;
+  /** A decimal number (upstream's flag is a float). */
+  auditWebhookBatchThrottleQps: string;
+  auditWebhookBatchThrottleBurst: number;
+  auditWebhookVersion: string | undefined;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   /** Milliseconds. */
@@ -609,7 +778,31 @@ export const DEFAULTS: ServerOptions = {
   tlsPrivateKeyFile: undefined,
   tlsSans: [],
   clientCAFile: undefined,
+  auditPolicyFile: undefined,
   auditLogPath: undefined,
+  auditLogFormat: "json",
+  auditLogMaxage: 0,
+  auditLogMaxbackup: 0,
+  auditLogMaxsize: 0,
+  // Upstream's defaults: the log writes each event in the request, the webhook batches.
+  auditLogMode: "blocking",
+  auditLogBatchBufferSize: 10_000,
+  auditLogBatchMaxSize: 1,
+  auditLogBatchMaxWait: 0,
+  auditLogBatchThrottleEnable: false,
+  auditLogBatchThrottleQps: "0",
+  auditLogBatchThrottleBurst: 0,
+  auditLogVersion: undefined,
+  auditWebhookConfigFile: undefined,
+  auditWebhookInitialBackoff: 10_000,
+  auditWebhookMode: "batch",
+  auditWebhookBatchBufferSize: 10_000,
+  auditWebhookBatchMaxSize: 400,
+  auditWebhookBatchMaxWait: 30_000,
+  auditWebhookBatchThrottleEnable: true,
+  auditWebhookBatchThrottleQps: "10",
+  auditWebhookBatchThrottleBurst: 15,
+  auditWebhookVersion: undefined,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
   livezGracePeriod: 0,

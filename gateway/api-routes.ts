@@ -4,13 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Naming } from "../backends/naming/index.ts";
 import type { Authenticator } from "../plugins/authentication/index.ts";
 import type { Authorizer } from "../plugins/authorization/index.ts";
-import type { AuditLog } from "./audit/audit-stage.ts";
+import { type Auditor, auditPanic } from "./audit/audit-stage.ts";
 import { accessStages, requestContext } from "./authorization/access.ts";
 import type { HandlerEnv } from "./handlers/env.ts";
 import { handleResource } from "./handlers/resource.ts";
 import { Pipeline, type RequestContext } from "./pipeline/index.ts";
 import { type InflightLimits, inflightLimitStage } from "./pipeline/inflight-limit.ts";
-import { errors, toApiError } from "./request/api-error.ts";
+import { ApiError, errors, toApiError } from "./request/api-error.ts";
 import { sendError } from "./request/send-error.ts";
 import { discardUnreadBody } from "./request/unread-body.ts";
 import { warningHeader } from "./request/warning.ts";
@@ -28,8 +28,8 @@ export interface ApiOptions {
   readonly discovery?: (ctx: RequestContext) => boolean;
   readonly inflight?: InflightLimits;
   readonly naming: Naming;
-  /** Where audit events go (`--audit-log-path`); none when absent. */
-  readonly auditLog?: AuditLog;
+  /** The audit policy and backends; none when absent. */
+  readonly auditor?: Auditor;
   /**
    * The remote backend: answers a request whose group/version an extension server serves
    * (true), or leaves it to the gateway's own handlers (false).
@@ -94,6 +94,8 @@ export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {
       }
       const apiError = toApiError(err);
       if (apiError.code >= 500) req.log.error({ err }, "request failed");
+      // An unexpected failure is the audit's Panic stage, as a panic is upstream's.
+      if (!(err instanceof ApiError) && apiError.reason === "InternalError") auditPanic(reply.raw, err);
       // Warnings gathered before the refusal (admission's, say) still reach the client.
       const warnings = warningHeader(ctx.warnings);
       if (warnings.length > 0) reply.header("warning", warnings);

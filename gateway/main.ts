@@ -41,7 +41,7 @@ import { startAdmission } from "./admission/setup.ts";
 import { startAggregation } from "./aggregation.ts";
 import { defaultPipeline, registerApi } from "./api-routes.ts";
 import { AGGREGATOR, ApiServiceAvailability, remoteGroupVersions } from "./apiservice-availability.ts";
-import { fileAuditLog } from "./audit/audit-stage.ts";
+import { AuditConfigError, auditOptions, createAuditor } from "./audit/index.ts";
 import { accessGuard, registerNotFound, verbAuthorizer } from "./authorization/index.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { startCrdRegistrar } from "./crd-registrar.ts";
@@ -246,8 +246,8 @@ async function main(options: ServerOptions): Promise<void> {
     }
     return discovery;
   };
-  const auditLog = options.auditLogPath ? fileAuditLog(options.auditLogPath) : undefined;
   const metrics = new GatewayMetrics();
+  const auditor = createAuditor(auditOptions(options), naming, metrics.audit, (message) => log.warn(message));
   const admission = await startAdmission({
     naming,
     resources: controlPlane.resources,
@@ -292,7 +292,7 @@ async function main(options: ServerOptions): Promise<void> {
     anonymousAuth: options.anonymousAuth,
     authorizer,
     naming,
-    ...(auditLog ? { auditLog } : {}),
+    ...(auditor ? { auditor } : {}),
   };
   const guard = accessGuard(accessOptions);
   registerVersion(app, guard);
@@ -618,7 +618,7 @@ async function main(options: ServerOptions): Promise<void> {
     await dispatchers.close();
     stopAccess.abort();
     await controlPlane.stop();
-    await auditLog?.close();
+    await auditor?.backend.shutdown();
     compactor.stop();
     await storage.close();
     log.info("stopped");
@@ -657,7 +657,7 @@ main(options).catch((err: unknown) => {
     process.stderr.write(`error: admission: ${err.message}\n`);
     process.exit(2);
   }
-  if (err instanceof SigningAuthorityError) {
+  if (err instanceof SigningAuthorityError || err instanceof AuditConfigError) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(1);
   }

@@ -41,6 +41,41 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  // Audit (gateway/audit), upstream's series.
+  readonly #auditEvents = new Counter({
+    name: "apiserver_audit_event_total",
+    help: "Counter of audit events generated and sent to the audit backend.",
+    registers: [this.registry],
+  });
+
+  readonly #auditErrors = new Counter({
+    name: "apiserver_audit_error_total",
+    help: "Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.",
+    labelNames: ["plugin"] as const,
+    registers: [this.registry],
+  });
+
+  readonly #auditLevels = new Counter({
+    name: "apiserver_audit_level_total",
+    help: "Counter of policy levels for audit events (1 per request).",
+    labelNames: ["level"] as const,
+    registers: [this.registry],
+  });
+
+  readonly #auditRejected = new Counter({
+    name: "apiserver_audit_requests_rejected_total",
+    help: "Counter of apiserver requests rejected due to an error in audit logging backend.",
+    registers: [this.registry],
+  });
+
+  /** What the audit stage and its backends count. */
+  readonly audit = {
+    event: (): void => this.#auditEvents.inc(),
+    level: (level: string): void => this.#auditLevels.inc({ level }),
+    rejected: (): void => this.#auditRejected.inc(),
+    pluginError: (plugin: string, events: number): void => this.#auditErrors.inc({ plugin }, events),
+  };
+
   deprecatedApiRequested(labels: DeprecatedApiLabels): void {
     this.#deprecated.set({ ...labels }, 1);
   }

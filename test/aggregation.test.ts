@@ -79,7 +79,7 @@ before(async () => {
     preset: "kubernetes",
     authorizationGroup: "authorization.k8s.io",
     dir,
-    args: [`--audit-log-path=${auditPath}`],
+    args: [`--audit-log-path=${auditPath}`, "--audit-policy-file=config/audit-policy.kubernetes.yaml"],
   });
   extAdmin = new ApiClient(ext.kubeconfig);
   await createServedCrd(extAdmin, {

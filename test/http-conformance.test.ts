@@ -23,6 +23,7 @@ before(async () => {
     "--storage-backend=memory",
     "--watch-cache-history=5",
     `--audit-log-path=${auditPath}`,
+    "--audit-policy-file=config/audit-policy.yaml",
   ]);
   api = new ApiClient(gw.kubeconfig);
 });
@@ -565,9 +566,11 @@ describe("audit", () => {
     assert.ok(event, "the audit event was found");
     assert.equal(event.apiVersion, "audit.cluster.io/v1");
     assert.equal(event?.verb, "create");
+    // The name comes from the created object's metadata, as upstream completes the reference.
     assert.deepEqual(event?.objectRef, {
       resource: "configmaps",
       namespace: "default",
+      name: "audited",
       apiGroup: "",
       apiVersion: "v1",
     });

@@ -1,36 +1,129 @@
-// The `audit` stage: every API request gets an audit ID (the `Audit-Id` response header) and,
-// with `--audit-log-path`, one audit Event per request is appended to the log as a JSON line
-// when the response completes, at level Metadata (who did what to which object, with what
-// result, who they impersonated, the authorization decision; no bodies). Audit policies with
-// other levels come later.
+// The `audit` stage: every API request gets an audit ID (the `Audit-Id` response header; a
+// client's own `Audit-ID` is kept, as upstream does). With a policy (`--audit-policy-file`) the
+// request's level and omitted stages come from the first matching rule, matched against the
+// authenticated user (this stage runs before impersonation, as upstream's filter does), and one
+// event per stage goes to the backends: RequestReceived now, ResponseStarted when a long-running
+// request (watch, exec, ...) sends its headers, then ResponseComplete, or Panic when the request
+// failed unexpectedly. At Request and above the event carries the decoded request body
+// (`requestObject`; a patch as sent), at RequestResponse also the response body
+// (`responseObject`); handlers hand these over through auditRequestObject / auditResponse.
 import { randomUUID } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
-import type { Naming } from "../../backends/naming/index.ts";
+import type { ServerResponse } from "node:http";
 import type { RequestContext, UserInfo } from "../pipeline/context.ts";
+import { isLongRunning } from "../pipeline/inflight-limit.ts";
 import type { Stage } from "../pipeline/pipeline.ts";
+import { errors } from "../request/api-error.ts";
+import type { AuditBackend, AuditEvent } from "./backends.ts";
+import {
+  type AuditStageName,
+  evaluatePolicy,
+  type Level,
+  levelAtLeast,
+  type Policy,
+  type PolicyAttributes,
+} from "./policy.ts";
 
 /** RFC 3339 with microseconds, as audit timestamps are written. */
 function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
-export interface AuditLog {
-  write(event: Record<string, unknown>): void;
-  close(): Promise<void>;
+export interface AuditMetrics {
+  /** An event handed to the backends (`apiserver_audit_event_total`). */
+  event(): void;
+  /** A request's policy level (`apiserver_audit_level_total`). */
+  level(level: Level): void;
+  /** A request refused because its event could not be stored (blocking-strict). */
+  rejected(): void;
 }
 
-export function fileAuditLog(path: string): AuditLog {
-  const stream: WriteStream = createWriteStream(path, { flags: "a", mode: 0o600 });
-  return {
-    write(event) {
-      stream.write(`${JSON.stringify(event)}\n`);
-    },
-    close: () => new Promise((resolve) => stream.end(resolve)),
+export interface Auditor {
+  readonly policy: Policy;
+  readonly backend: AuditBackend;
+  /** `audit.<domain>/v1`. */
+  readonly apiVersion: string;
+  readonly metrics?: AuditMetrics;
+}
+
+interface AuditRecord {
+  readonly level: Level;
+  readonly omitStages: ReadonlySet<AuditStageName>;
+  readonly omitManagedFields: boolean;
+  readonly auditID: string;
+  readonly received: number;
+  /** Filled from the body at Metadata level too, as upstream completes its objectRef. */
+  readonly objectRef?: Record<string, string>;
+  requestObject?: string;
+  responseObject?: () => unknown;
+  responseStatus?: Record<string, unknown>;
+  panic?: string;
+}
+
+// Keyed by the response, which every writer of a reply (handlers, error paths) has at hand.
+const records = new WeakMap<ServerResponse, AuditRecord>();
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The decoded body of a create, update, apply or delete, at the request's version. Completes
+ * the event's objectRef from the object's metadata (at Metadata level too) and keeps the body
+ * for Request and above.
+ */
+export function auditRequestObject(ctx: RequestContext, object: unknown): void {
+  const rec = records.get(ctx.reply.raw);
+  if (!rec) return;
+  const meta = isObj(object) && isObj(object.metadata) ? object.metadata : undefined;
+  if (rec.objectRef && meta) {
+    for (const key of ["namespace", "name", "uid", "resourceVersion"] as const) {
+      const v = meta[key];
+      if (!rec.objectRef[key] && typeof v === "string" && v !== "") rec.objectRef[key] = v;
+    }
+  }
+  if (levelAtLeast(rec.level, "Request")) rec.requestObject = JSON.stringify(object);
+}
+
+/** A body recorded as sent (decoded): a patch, an apply configuration, DeleteOptions. */
+export function auditRequestBody(ctx: RequestContext, patch: unknown): void {
+  const rec = records.get(ctx.reply.raw);
+  if (rec && levelAtLeast(rec.level, "Request")) rec.requestObject = JSON.stringify(patch);
+}
+
+/** Whether a response body would be recorded: callers skip building one otherwise. */
+export function auditWantsResponse(raw: ServerResponse): boolean {
+  const rec = records.get(raw);
+  return rec !== undefined && levelAtLeast(rec.level, "RequestResponse");
+}
+
+/** The response body (read when the event is written; a JSON string or a value). */
+export function auditResponse(raw: ServerResponse, body: () => unknown): void {
+  const rec = records.get(raw);
+  if (rec && levelAtLeast(rec.level, "RequestResponse")) rec.responseObject = body;
+}
+
+/** A Status answer: its bounded fields go into responseStatus at every level, as upstream. */
+export function auditStatus(raw: ServerResponse, status: Obj): void {
+  const rec = records.get(raw);
+  if (!rec) return;
+  rec.responseStatus = {
+    metadata: {},
+    ...(status.status !== undefined ? { status: status.status } : {}),
+    ...(status.message ? { message: status.message } : {}),
+    ...(status.reason ? { reason: status.reason } : {}),
+    ...(status.details !== undefined ? { details: status.details } : {}),
+    code: status.code,
   };
+  if (levelAtLeast(rec.level, "RequestResponse")) rec.responseObject = () => status;
+}
+
+/** The request failed unexpectedly: its last event is a Panic, not ResponseComplete. */
+export function auditPanic(raw: ServerResponse, err: unknown): void {
+  const rec = records.get(raw);
+  if (rec) rec.panic = err instanceof Error ? err.message : String(err);
 }
 
 /** An audit event's UserInfo: empty fields are left out, as upstream's JSON omits them. */
-function auditUser(user: UserInfo): Record<string, unknown> {
+function auditUser(user: UserInfo): Obj {
   return {
     username: user.username,
     ...(user.uid ? { uid: user.uid } : {}),
@@ -39,49 +132,165 @@ function auditUser(user: UserInfo): Record<string, unknown> {
   };
 }
 
-export function auditStage(naming: Naming, log: AuditLog | undefined): Stage {
-  const apiVersion = `${naming.group("audit")}/v1`;
+function dropManagedFields(value: unknown): void {
+  if (!isObj(value)) return;
+  if (isObj(value.metadata)) delete value.metadata.managedFields;
+  if (Array.isArray(value.items)) for (const item of value.items) dropManagedFields(item);
+}
+
+/**
+ * Credentials never reach an audit event, whatever the level: the token a TokenReview carries
+ * (asked and echoed) and the token a TokenRequest returns are blanked. Secrets are left to the
+ * policy, as upstream.
+ */
+function scrubCredentials(value: unknown, info: RequestContext["info"]): void {
+  if (!isObj(value) || !info?.isResourceRequest) return;
+  if (info.resource === "tokenreviews" && isObj(value.spec) && typeof value.spec.token === "string")
+    value.spec.token = "";
+  if (
+    info.resource === "serviceaccounts" &&
+    info.subresource === "token" &&
+    isObj(value.status) &&
+    typeof value.status.token === "string"
+  )
+    value.status.token = "";
+}
+
+function bodyValue(raw: unknown, ctx: RequestContext, omitManagedFields: boolean): unknown {
+  let value: unknown;
+  try {
+    value = typeof raw === "string" ? JSON.parse(raw) : structuredClone(raw);
+  } catch {
+    return undefined;
+  }
+  if (omitManagedFields) dropManagedFields(value);
+  scrubCredentials(value, ctx.info);
+  return value;
+}
+
+function buildEvent(
+  ctx: RequestContext,
+  rec: AuditRecord,
+  auditor: Auditor,
+  stage: AuditStageName,
+): AuditEvent {
+  const raw = ctx.reply.raw;
+  // `user` is who authenticated; the one it acted as is `impersonatedUser`.
+  const user = ctx.impersonator ?? ctx.user;
+  const event: AuditEvent = {
+    kind: "Event",
+    apiVersion: auditor.apiVersion,
+    level: rec.level,
+    auditID: rec.auditID,
+    stage,
+    requestURI: ctx.req.url,
+    verb: ctx.info?.verb ?? ctx.req.method.toLowerCase(),
+    user: user ? auditUser(user) : {},
+    ...(ctx.impersonator && ctx.user ? { impersonatedUser: auditUser(ctx.user) } : {}),
+    sourceIPs: [ctx.req.ip],
+    userAgent: ctx.req.headers["user-agent"] ?? "",
+  };
+  if (rec.objectRef) event.objectRef = { ...rec.objectRef };
+  if (stage === "Panic")
+    event.responseStatus = {
+      metadata: {},
+      status: "Failure",
+      message: `APIServer panic'd: ${rec.panic}`,
+      reason: "InternalError",
+      code: 500,
+    };
+  else if (stage !== "RequestReceived")
+    event.responseStatus = rec.responseStatus ?? { metadata: {}, code: raw.statusCode };
+  if (rec.requestObject !== undefined) {
+    const value = bodyValue(rec.requestObject, ctx, rec.omitManagedFields);
+    if (value !== undefined) event.requestObject = value;
+  }
+  if (stage === "ResponseComplete" && rec.responseObject) {
+    const value = bodyValue(rec.responseObject(), ctx, rec.omitManagedFields);
+    if (value !== undefined) event.responseObject = value;
+  }
+  event.requestReceivedTimestamp = microTime(rec.received);
+  event.stageTimestamp = microTime(Date.now());
+  const annotations = {
+    ...ctx.auditAnnotations,
+    ...(levelAtLeast(rec.level, "Request") ? ctx.auditRequestAnnotations : {}),
+  };
+  if (Object.keys(annotations).length > 0) event.annotations = annotations;
+  return event;
+}
+
+function policyAttributes(ctx: RequestContext): PolicyAttributes {
+  const info = ctx.info;
+  return {
+    user: ctx.user,
+    verb: info?.verb ?? ctx.req.method.toLowerCase(),
+    isResourceRequest: info?.isResourceRequest ?? false,
+    path: info?.path ?? ctx.url.pathname,
+    apiGroup: info?.apiGroup ?? "",
+    resource: info?.resource ?? "",
+    subresource: info?.subresource ?? "",
+    namespace: info?.namespace ?? "",
+    name: info?.name ?? "",
+  };
+}
+
+/** Hands one event to the backends; false when a blocking-strict backend failed to store it. */
+function emit(auditor: Auditor, event: AuditEvent): boolean | Promise<boolean> {
+  auditor.metrics?.event();
+  return auditor.backend.process([event]);
+}
+
+export function auditStage(auditor: Auditor | undefined): Stage {
   return {
     name: "audit",
-    run(ctx: RequestContext) {
-      const auditID = randomUUID();
-      const received = Date.now();
+    async run(ctx: RequestContext) {
+      const given = ctx.req.headers["audit-id"];
+      const auditID = typeof given === "string" && given !== "" ? given : randomUUID();
       ctx.reply.header("audit-id", auditID);
-      if (!log) return;
+      if (!auditor) return;
+      const config = evaluatePolicy(auditor.policy, policyAttributes(ctx));
+      auditor.metrics?.level(config.level);
+      if (config.level === "None") return;
+      const info = ctx.info;
+      const rec: AuditRecord = {
+        ...config,
+        auditID,
+        received: Date.now(),
+        ...(info?.isResourceRequest
+          ? {
+              objectRef: {
+                resource: info.resource,
+                ...(info.namespace ? { namespace: info.namespace } : {}),
+                ...(info.name ? { name: info.name } : {}),
+                apiGroup: info.apiGroup,
+                apiVersion: info.apiVersion,
+                ...(info.subresource ? { subresource: info.subresource } : {}),
+              },
+            }
+          : {}),
+      };
       const raw = ctx.reply.raw;
-      raw.once("close", () => {
-        const info = ctx.info;
-        // `user` is who authenticated; the one it acted as is `impersonatedUser`.
-        const user = ctx.impersonator ?? ctx.user;
-        const event: Record<string, unknown> = {
-          kind: "Event",
-          apiVersion,
-          level: "Metadata",
-          auditID,
-          stage: "ResponseComplete",
-          requestURI: ctx.req.url,
-          verb: info?.verb ?? ctx.req.method.toLowerCase(),
-          user: user ? auditUser(user) : {},
-          ...(ctx.impersonator && ctx.user ? { impersonatedUser: auditUser(ctx.user) } : {}),
-          sourceIPs: [ctx.req.ip],
-          userAgent: ctx.req.headers["user-agent"] ?? "",
-          responseStatus: { metadata: {}, code: raw.statusCode },
-          requestReceivedTimestamp: microTime(received),
-          stageTimestamp: microTime(Date.now()),
-        };
-        if (info?.isResourceRequest) {
-          event.objectRef = {
-            resource: info.resource,
-            ...(info.namespace ? { namespace: info.namespace } : {}),
-            ...(info.name ? { name: info.name } : {}),
-            apiGroup: info.apiGroup,
-            apiVersion: info.apiVersion,
-            ...(info.subresource ? { subresource: info.subresource } : {}),
-          };
+      records.set(raw, rec);
+      if (!rec.omitStages.has("RequestReceived")) {
+        if (!(await emit(auditor, buildEvent(ctx, rec, auditor, "RequestReceived")))) {
+          auditor.metrics?.rejected();
+          records.delete(raw);
+          throw errors.internal("failed to store audit event");
         }
-        if (ctx.auditAnnotations && Object.keys(ctx.auditAnnotations).length > 0)
-          event.annotations = { ...ctx.auditAnnotations };
-        log.write(event);
+      }
+      if (isLongRunning(info) && !rec.omitStages.has("ResponseStarted")) {
+        // The headers of a long-running response are its start.
+        const writeHead = raw.writeHead;
+        raw.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+          raw.writeHead = writeHead;
+          const result = writeHead.apply(this, args);
+          void emit(auditor, buildEvent(ctx, rec, auditor, "ResponseStarted"));
+          return result;
+        } as ServerResponse["writeHead"];
+      }
+      raw.once("close", () => {
+        const stage = rec.panic !== undefined ? "Panic" : "ResponseComplete";
+        if (!rec.omitStages.has(stage)) void emit(auditor, buildEvent(ctx, rec, auditor, stage));
       });
     },
   };

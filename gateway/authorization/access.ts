@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Naming } from "../../backends/naming/index.ts";
 import { type Authenticator, authenticate } from "../../plugins/authentication/index.ts";
 import type { Authorizer } from "../../plugins/authorization/index.ts";
-import { type AuditLog, auditStage } from "../audit/audit-stage.ts";
+import { type Auditor, auditStage } from "../audit/audit-stage.ts";
 import { impersonationStage } from "../impersonation/index.ts";
 import type { RequestContext, Stage } from "../pipeline/index.ts";
 import { ApiError, errors } from "../request/api-error.ts";
@@ -19,8 +19,8 @@ export interface AccessOptions {
   /** The authorizer chain (`--authorization-mode`), asked for impersonation and for the request. */
   readonly authorizer: Authorizer;
   readonly naming: Naming;
-  /** Where audit events go (`--audit-log-path`); none when absent. */
-  readonly auditLog?: AuditLog;
+  /** The audit policy and backends (`--audit-policy-file`, ...); none when absent. */
+  readonly auditor?: Auditor;
 }
 
 export function requestInfoStage(): Stage {
@@ -66,7 +66,7 @@ export function accessStages(options: AccessOptions): Stage[] {
   return [
     requestInfoStage(),
     authenticationStage(options.authenticators, options.anonymousAuth),
-    auditStage(options.naming, options.auditLog),
+    auditStage(options.auditor),
     impersonationStage(options.authorizer, options.naming),
     authorizationStage(options.authorizer, options.naming),
   ];

@@ -153,6 +153,15 @@ describe("authorization stage", () => {
     });
     const deniedEvent = await event(denied.headers["audit-id"]);
     assert.deepEqual(deniedEvent.annotations, { [`${group}/decision`]: "forbid", [`${group}/reason`]: "" });
-    assert.deepEqual(deniedEvent.responseStatus, { metadata: {}, code: 403 });
+    // A Status answer's bounded fields are recorded at Metadata, as upstream.
+    assert.deepEqual(deniedEvent.responseStatus, {
+      metadata: {},
+      status: "Failure",
+      message:
+        'secrets is forbidden: User "alice" cannot list resource "secrets" in API group "" in the namespace "default"',
+      reason: "Forbidden",
+      details: { kind: "secrets" },
+      code: 403,
+    });
   });
 });

@@ -10,6 +10,7 @@ import { x509Authenticator } from "../../plugins/authentication/index.ts";
 import type { Authorizer } from "../../plugins/authorization/index.ts";
 import { startAdmission } from "../admission/setup.ts";
 import { defaultPipeline, registerApi } from "../api-routes.ts";
+import { parsePolicy } from "../audit/index.ts";
 import { startControlPlane } from "../control-plane.ts";
 import { registerVersion } from "../discovery-routes.ts";
 import { Codec } from "../handlers/codec.ts";
@@ -90,7 +91,18 @@ export async function startAccessGateway(options: {
     anonymousAuth: options.anonymousAuth ?? true,
     authorizer: options.authorizer,
     naming,
-    auditLog: { write: (e: Record<string, unknown>) => void audit.push(e), close: async () => {} },
+    // The default policy file's: every request at Metadata, once it completes.
+    auditor: {
+      policy: parsePolicy(
+        `{apiVersion: ${naming.group("audit")}/v1, kind: Policy, omitStages: [RequestReceived], rules: [{level: Metadata}]}`,
+        naming,
+      ),
+      apiVersion: `${naming.group("audit")}/v1`,
+      backend: {
+        process: (events: readonly Record<string, unknown>[]) => audit.push(...events) >= 0,
+        shutdown: async () => {},
+      },
+    },
   };
   const app = createServer(
     { certPem: serving.certPem, keyPem: serving.keyPem, clientCaPem: ca.certPem },

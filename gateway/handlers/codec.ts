@@ -8,6 +8,7 @@ import type { Naming } from "../../backends/naming/index.ts";
 import { type JsonObject, pruneUnknownFields } from "../../backends/registry/index.ts";
 import { storageVersion } from "../../backends/schema/index.ts";
 import { compileSchema } from "../../backends/schema/structural/index.ts";
+import { auditRequestBody, auditRequestObject, auditResponse, auditStatus } from "../audit/index.ts";
 import {
   decodeJson,
   decodeYaml,
@@ -171,6 +172,7 @@ export class Codec {
   /** A body already in JSON: sent as it is when the client wants plain compact JSON. */
   #sendJson(ctx: RequestContext, code: number, json: string, choice: OutputChoice, served: Resource): void {
     if (choice.kind === "json" && !choice.pretty) {
+      auditResponse(ctx.reply.raw, () => json);
       this.#send(ctx, code, `${json}\n`, choice.contentType);
       return;
     }
@@ -178,6 +180,8 @@ export class Codec {
       naming: this.naming,
       ...(served.schema.tableColumns ? { columns: served.schema.tableColumns } : {}),
     });
+    // The audit records what was sent (a Table, metadata only), as upstream.
+    auditResponse(ctx.reply.raw, () => converted);
     this.#send(ctx, code, encodeObject(converted, choice), choice.contentType);
   }
 
@@ -192,6 +196,7 @@ export class Codec {
   }
 
   sendStatus(ctx: RequestContext, code: number, status: Record<string, unknown>): void {
+    auditStatus(ctx.reply.raw, status);
     this.#send(ctx, code, JSON.stringify(status), JSON_TYPE);
   }
 
@@ -232,6 +237,7 @@ export class Codec {
       const head = this.#listHead(served, version, meta);
       const tail = "]}\n";
       if (listBodyLength(head, items, tail) > CHUNK_CHARS) {
+        auditResponse(ctx.reply.raw, () => `${head}${items.join(",")}]}`);
         this.#send(ctx, 200, listBodyStream(head, items, tail), choice.contentType);
         return;
       }
@@ -301,12 +307,14 @@ export class Codec {
       }
       this.#checkTypeMeta(decoded, served, version);
       this.#fieldValidation(ctx, decoded, served, version, []);
+      auditRequestObject(ctx, decoded);
       return await this.#toStorage(decoded, served, version);
     }
     const { value, duplicates } = this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body");
     if (!isObject(value)) throw errors.badRequest("the request body must be an object");
     this.#checkTypeMeta(value, served, version);
     this.#fieldValidation(ctx, value, served, version, duplicates);
+    auditRequestObject(ctx, value);
     return await this.#toStorage(value, served, version);
   }
 
@@ -349,6 +357,7 @@ export class Codec {
     if (isObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null)
       throw errors.badRequest("metadata.managedFields must be nil");
     this.#fieldValidation(ctx, value, served, version, duplicates);
+    auditRequestBody(ctx, value);
     return value;
   }
 
@@ -412,7 +421,9 @@ export class Codec {
   }
 
   async readPatch(ctx: RequestContext, type: string): Promise<unknown> {
-    return this.#decodeBody(ctx, [type], "patch").value;
+    const patch = this.#decodeBody(ctx, [type], "patch").value;
+    auditRequestBody(ctx, patch);
+    return patch;
   }
 
   /** `large`: give the event loop a turn between the steps (see backends/common/turn.ts). */
@@ -463,6 +474,7 @@ export class Codec {
   async readDeleteOptions(ctx: RequestContext): Promise<DeleteOptionsBody> {
     const text = bodyText(ctx);
     const body = text.trim() === "" ? undefined : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body").value;
+    if (body !== undefined) auditRequestBody(ctx, body);
     return readDeleteOptions(body, ctx.url.searchParams, this.naming.group("meta"));
   }
 

@@ -1,11 +1,13 @@
 // An error as the response: its Status in JSON, with Retry-After when it names one. Every route
 // (API, health, OpenAPI, the access guard) answers errors through this.
 import type { FastifyReply } from "fastify";
+import { auditStatus } from "../audit/audit-stage.ts";
 import type { ApiError } from "./api-error.ts";
 import { hasRawBytes } from "./warning.ts";
 
 export function sendError(reply: FastifyReply, err: ApiError): void {
   const status = err.toStatus();
+  auditStatus(reply.raw, status as unknown as Record<string, unknown>);
   if (err.details?.retryAfterSeconds !== undefined)
     reply.header("retry-after", String(err.details.retryAfterSeconds));
   const body = JSON.stringify(status);
