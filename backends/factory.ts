@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { Storage } from "./contract/index.ts";
 import { openEmbeddedStorage } from "./embedded/index.ts";
+import { type EncryptionOptions, withEncryption } from "./encryption/index.ts";
 import { createEtcdStorage } from "./etcd/index.ts";
 import { MemoryStorage } from "./memory/index.ts";
 
@@ -21,12 +22,19 @@ export interface StorageConfig {
     /** Path under which keys live in etcd. */
     readonly keyPrefix?: string | undefined;
   };
+  /** `--encryption-provider-config`: values are transformed below the watch cache, on every backend. */
+  readonly encryption?: EncryptionOptions | undefined;
 }
 
 /** Where the embedded store keeps its files under the data directory. */
 export const embeddedStoreDir = (dataDir: string): string => join(dataDir, "store");
 
 export async function openStorage(config: StorageConfig): Promise<Storage> {
+  if (config.encryption) return withEncryption(config.encryption, () => openBackend(config));
+  return openBackend(config);
+}
+
+async function openBackend(config: StorageConfig): Promise<Storage> {
   switch (config.backend) {
     case "memory":
       return new MemoryStorage();

@@ -106,6 +106,8 @@ export class Cacher {
   readonly #onError: (err: unknown, context: string) => void;
 
   #items = new Map<string, CachedItem>();
+  /** Keys whose stored value cannot be read back (it fails to decrypt): a get of one fails. */
+  #unreadable = new Map<string, Error>();
   /** The same items in key order, for ranges. */
   readonly #sorted = new SortedKeys<CachedItem>();
   #history: History;
@@ -211,7 +213,13 @@ export class Cacher {
     const { items, revision } = await this.#storage.list(this.prefix);
     const map = new Map<string, CachedItem>();
     const sorted: CachedItem[] = [];
+    const unreadable = new Map<string, Error>();
     for (const kv of items) {
+      if (kv.unreadable) {
+        unreadable.set(kv.key, kv.unreadable);
+        this.#onError(kv.unreadable, `unreadable value at ${kv.key}`);
+        continue;
+      }
       const item = this.#decodeSafely(kv.key, kv.value, kv.modRevision);
       if (!item) continue;
       map.set(kv.key, item);
@@ -220,6 +228,7 @@ export class Cacher {
     // Watchers saw a state that the new list may not continue; they must relist too.
     if (this.#primed) for (const w of this.#watchers) w.close("reset");
     this.#items = map;
+    this.#unreadable = unreadable;
     this.#sorted.reset(sorted);
     this.#history.close();
     this.#history = new History(revision, this.#budget);
@@ -274,7 +283,12 @@ export class Cacher {
     if (event.type === "put") {
       const { key, value, modRevision } = event.kv;
       if (modRevision <= this.#revision) return;
-      const item = this.#decodeSafely(key, value, modRevision);
+      const unreadable = event.kv.unreadable;
+      if (unreadable) {
+        this.#unreadable.set(key, unreadable);
+        this.#onError(unreadable, `unreadable value at ${key}`);
+      } else this.#unreadable.delete(key);
+      const item = unreadable ? undefined : this.#decodeSafely(key, value, modRevision);
       const prev = this.#items.get(key) ?? this.#decodePrev(event.prev);
       if (item) {
         this.#items.set(key, item);
@@ -304,7 +318,8 @@ export class Cacher {
       const prev = this.#items.get(key) ?? this.#decodePrev(event.prev);
       this.#items.delete(key);
       this.#sorted.remove(key);
-      const gone = this.#decodeSafely(key, event.prev.value, revision);
+      this.#unreadable.delete(key);
+      const gone = event.prev.unreadable ? undefined : this.#decodeSafely(key, event.prev.value, revision);
       if (prev && gone) {
         entry = {
           revision,
@@ -330,7 +345,7 @@ export class Cacher {
   }
 
   #decodePrev(prev: StoredValue | undefined): CachedItem | undefined {
-    return prev ? this.#decodeSafely(prev.key, prev.value, prev.modRevision) : undefined;
+    return prev && !prev.unreadable ? this.#decodeSafely(prev.key, prev.value, prev.modRevision) : undefined;
   }
 
   #bookmarkTick(): void {
@@ -440,9 +455,15 @@ export class Cacher {
   /** get: `resourceVersion` unset is most recent, `0` any, otherwise not older than. */
   async get(key: string, resourceVersion?: string): Promise<CachedItem | undefined> {
     // The common case, "any" on a ready cache, needs no waiting: read in this turn.
-    if (resourceVersion === "0" && this.#primed && this.#connected) return this.#items.get(key);
-    await this.#prepare(getMode(resourceVersion));
-    return this.#items.get(key);
+    if (!(resourceVersion === "0" && this.#primed && this.#connected))
+      await this.#prepare(getMode(resourceVersion));
+    const item = this.#items.get(key);
+    // An object whose value cannot be read fails its own read, not as absent.
+    if (!item) {
+      const unreadable = this.#unreadable.get(key);
+      if (unreadable) throw unreadable;
+    }
+    return item;
   }
 
   #snapshot(revision: Revision, keyPrefix: string): Snapshot {

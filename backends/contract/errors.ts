@@ -8,7 +8,8 @@ export type StorageErrorCode =
   | "Conflict"
   | "TooOld"
   | "TooLarge"
-  | "Unavailable";
+  | "Unavailable"
+  | "Internal";
 
 export class StorageError extends Error {
   readonly code: StorageErrorCode;
@@ -74,6 +75,13 @@ export class TooLargeError extends StorageError {
 export class UnavailableError extends StorageError {
   constructor(message: string, options?: ErrorOptions) {
     super("Unavailable", message, undefined, options);
+  }
+}
+
+/** A stored value cannot be read back (it fails to decrypt, say); the key is not overwritten. */
+export class InternalStorageError extends StorageError {
+  constructor(message: string, key?: string, options?: ErrorOptions) {
+    super("Internal", message, key, options);
   }
 }
 

@@ -16,6 +16,13 @@ export interface StoredValue {
   readonly createRevision: Revision;
   /** Revision of the last write to the key; what `update`/`delete` compare against. */
   readonly modRevision: Revision;
+  /**
+   * Read back through a transformer other than the one writes use now (an older encryption
+   * key, say): writing the same value again is not a no-op.
+   */
+  readonly stale?: boolean;
+  /** The value could not be read back (`value` is then empty); reads of this key fail with it. */
+  readonly unreadable?: Error;
 }
 
 export interface ListResult {

@@ -32,6 +32,8 @@ export interface Naming {
   readonly secretTypes: readonly string[];
   /** The namespaces this server keeps for itself: system, public, node lease. */
   readonly reservedNamespaces: readonly string[];
+  /** What every encrypted stored value starts with (`k8s:enc:` upstream; `cluster:enc:`). */
+  readonly encryptedValuePrefix: string;
 }
 
 /** A label or annotation key as `label(name, subdomain)` spells it. */
@@ -138,6 +140,7 @@ function make(preset: NamingPreset): Naming {
     ],
     secretTypes: SECRET_TYPES.map(([name, sub]) => label(name, sub)),
     reservedNamespaces: [`${short}-system`, `${short}-public`, `${short}-node-lease`],
+    encryptedValuePrefix: preset === "cluster" ? "cluster:enc:" : "k8s:enc:",
   };
 }
 

@@ -436,7 +436,8 @@ export class Registry {
         await turnIf(large);
         const encoded = this.#encode(object);
         if (options.dryRun) return { object, created: false };
-        if (encoded === current.value) {
+        // A value read through an older key is rewritten even when unchanged (key rotation).
+        if (encoded === current.value && !current.stale) {
           stored = current.modRevision;
           return { object, created: false };
         }

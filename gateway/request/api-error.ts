@@ -315,6 +315,8 @@ export function toApiError(err: unknown, ref?: ResourceRef, name?: string): ApiE
         return new ApiError(413, "RequestEntityTooLarge", `Request entity too large: ${err.message}`);
       case "Unavailable":
         return errors.unavailable(err.message);
+      case "Internal":
+        return errors.internal(err.message);
     }
   }
   return errors.internal("an unexpected error occurred; see the server log");
