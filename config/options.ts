@@ -72,6 +72,18 @@ export const OPTION_SPECS = [
     help: 'path under which objects are kept in etcd ("" for the top of the key space)',
   },
   {
+    flag: "encryption-provider-config",
+    key: "encryptionProviderConfig",
+    kind: "string",
+    help: "EncryptionConfiguration file: how each resource is encrypted at rest",
+  },
+  {
+    flag: "encryption-provider-config-automatic-reload",
+    key: "encryptionProviderConfigAutomaticReload",
+    kind: "bool",
+    help: "apply changes to --encryption-provider-config without a restart",
+  },
+  {
     flag: "compaction-interval",
     key: "compactionInterval",
     kind: "duration",
@@ -642,6 +654,8 @@ export interface ServerOptions {
   etcdCertFile: string | undefined;
   etcdKeyFile: string | undefined;
   etcdPrefix: string;
+  encryptionProviderConfig: string | undefined;
+  encryptionProviderConfigAutomaticReload: boolean;
   /** Milliseconds. */
   compactionInterval: number;
   watchCacheHistory: number;
@@ -767,6 +781,8 @@ export const DEFAULTS: ServerOptions = {
   etcdCertFile: undefined,
   etcdKeyFile: undefined,
   etcdPrefix: "/registry",
+  encryptionProviderConfig: undefined,
+  encryptionProviderConfigAutomaticReload: false,
   compactionInterval: 5 * 60_000,
   watchCacheHistory: 50_000,
   // A sixteenth of the JavaScript heap limit, which Node sizes from the machine's memory.

@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { RemoteBackend } from "../backends/aggregator/index.ts";
 import { builtinKinds, builtinRbacKinds, ServiceAllocator } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
+import { EncryptionConfigError } from "../backends/encryption/index.ts";
 import { embeddedStoreDir, openStorage } from "../backends/factory.ts";
 import { naming as namingPreset, upstreamNamedClientFeatures } from "../backends/naming/index.ts";
 import { DispatcherPool } from "../backends/services/index.ts";
@@ -107,6 +108,7 @@ async function main(options: ServerOptions): Promise<void> {
     clientCaPem: `${clientCaPem.trim()}\n${frontProxyCaPem.trim()}\n`,
   };
 
+  const metrics = new GatewayMetrics();
   const storage = await openStorage({
     backend: options.storageBackend,
     dataDir: options.dataDir,
@@ -118,6 +120,24 @@ async function main(options: ServerOptions): Promise<void> {
       keyFile: options.etcdKeyFile,
       keyPrefix: options.etcdPrefix,
     },
+    encryption: options.encryptionProviderConfig
+      ? {
+          configFile: options.encryptionProviderConfig,
+          naming,
+          automaticReload: options.encryptionProviderConfigAutomaticReload,
+          metrics: metrics.registry,
+          onReload: (err) =>
+            err
+              ? log.error(
+                  { err: err.message },
+                  "encryption provider configuration reload failed; keeping the current one",
+                )
+              : log.info(
+                  { file: options.encryptionProviderConfig },
+                  "encryption provider configuration reloaded",
+                ),
+        }
+      : undefined,
   });
   const compactor = startCompactor(storage, options.compactionInterval, (err) =>
     log.warn({ err }, "compaction failed"),
@@ -246,7 +266,6 @@ async function main(options: ServerOptions): Promise<void> {
     }
     return discovery;
   };
-  const metrics = new GatewayMetrics();
   const auditor = createAuditor(auditOptions(options), naming, metrics.audit, (message) => log.warn(message));
   const admission = await startAdmission({
     naming,
@@ -656,6 +675,10 @@ main(options).catch((err: unknown) => {
   if (err instanceof AdmissionPluginError) {
     process.stderr.write(`error: admission: ${err.message}\n`);
     process.exit(2);
+  }
+  if (err instanceof EncryptionConfigError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(1);
   }
   if (err instanceof SigningAuthorityError || err instanceof AuditConfigError) {
     process.stderr.write(`error: ${err.message}\n`);
