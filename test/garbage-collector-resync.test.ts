@@ -10,6 +10,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { Registry } from "prom-client";
 import { naming } from "../backends/naming/naming.ts";
 import { ApiClient as LibraryClient } from "../plugins/client/index.ts";
 import { ControllerClient, GarbageCollector } from "../plugins/controllers/index.ts";
@@ -68,6 +69,12 @@ describe("garbage collector: lost watches and a restarted store", () => {
   const stop = new AbortController();
   let running: Promise<void> | undefined;
   const errors: string[] = [];
+  const logs: { v: number; message: string; item?: unknown }[] = [];
+  const metrics = new Registry();
+  const syncErrors = async () =>
+    Number(
+      /garbagecollector_controller_resources_sync_error_total (\d+)/.exec(await metrics.metrics())?.[1] ?? -1,
+    );
   const args = ["--enable-garbage-collector=false"];
 
   before(async () => {
@@ -90,6 +97,8 @@ describe("garbage collector: lost watches and a restarted store", () => {
       workers: 4,
       resyncMs: 1_000,
       onError: (err, context) => errors.push(`${context}: ${err}`),
+      log: (v, message, fields) => logs.push({ v, message, item: fields?.item }),
+      metrics,
     });
     running = gc.run(stop.signal);
     await eventually(() => gc.synced, WAIT, "the collector synced");
@@ -119,8 +128,10 @@ describe("garbage collector: lost watches and a restarted store", () => {
     const o1 = await cm("o1");
     await cm("d1", o1);
     await eventually(async () => gc.trackedObjects > 0 && (await status("d1")) === 200, WAIT, "d1 seen");
+    assert.equal(await syncErrors(), 0);
     relay.cut();
     await eventually(() => !gc.synced, WAIT, "the collector out of step");
+    await eventually(async () => (await syncErrors()) > 0, WAIT, "sync errors counted");
     // Made while the collector cannot see: an owner it has never seen, with a dependent.
     assert.equal((await api.call("DELETE", `${CM}/o1`)).status, 200);
     // Its owner is of another resource, whose monitor may list after the dependent's.
@@ -144,6 +155,12 @@ describe("garbage collector: lost watches and a restarted store", () => {
     await gone("d1");
     await gone("d3");
     assert.equal(await status("d2"), 200, "an owner the collector had not seen keeps its dependent");
+    // Each deletion decision is logged at upstream's verbosity 2.
+    const decisions = logs.filter((l) => l.message === "Deleting object");
+    assert.ok(
+      decisions.some((l) => l.v === 2 && String(l.item).includes("name: d1")),
+      JSON.stringify(decisions),
+    );
   });
 
   it("the gateway and its store restart under it: it resyncs and carries on", async () => {
