@@ -567,6 +567,24 @@ export const OPTION_SPECS = [
     help: "call extension API servers at an endpoint address of their Service rather than its cluster IP (default true: no kube-proxy runs here)",
   },
   {
+    flag: "kubelet-certificate-authority",
+    key: "kubeletCertificateAuthority",
+    kind: "string",
+    help: "PEM CA bundle the kubelets' serving certificates are checked against (unset: not checked)",
+  },
+  {
+    flag: "kubelet-client-certificate",
+    key: "kubeletClientCertificate",
+    kind: "string",
+    help: "client certificate presented to kubelets (pod logs, exec, attach, port-forward, the Node proxy); with --kubelet-client-key",
+  },
+  {
+    flag: "kubelet-client-key",
+    key: "kubeletClientKey",
+    kind: "string",
+    help: "key of --kubelet-client-certificate",
+  },
+  {
     flag: "authorization-mode",
     key: "authorizationModes",
     kind: "list",
@@ -753,6 +771,9 @@ export interface ServerOptions {
   proxyClientKeyFile: string | undefined;
   enableAggregatorRouting: boolean;
   apiServiceAvailabilityInterval: number;
+  kubeletCertificateAuthority: string | undefined;
+  kubeletClientCertificate: string | undefined;
+  kubeletClientKey: string | undefined;
   authorizationModes: ("AlwaysAllow" | "AlwaysDeny" | "RBAC" | "Node" | "Webhook")[];
   authorizationWebhookConfigFile: string | undefined;
   authorizationWebhookVersion: "v1beta1" | "v1";
@@ -868,6 +889,9 @@ export const DEFAULTS: ServerOptions = {
   proxyClientKeyFile: undefined,
   enableAggregatorRouting: true,
   apiServiceAvailabilityInterval: 30_000,
+  kubeletCertificateAuthority: undefined,
+  kubeletClientCertificate: undefined,
+  kubeletClientKey: undefined,
   authorizationModes: ["Node", "RBAC"],
   authorizationWebhookConfigFile: undefined,
   authorizationWebhookVersion: "v1beta1",

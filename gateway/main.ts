@@ -62,6 +62,7 @@ import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
 import { tightenDataDir } from "./pki/data-dir.ts";
+import { KubeletClientConfigError, loadKubeletClient } from "./pki/kubelet-client.ts";
 import { legacyBindings, podBindingAction, podEvictionAction } from "./pod-actions.ts";
 import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
 import { buildSecurity } from "./security.ts";
@@ -285,6 +286,11 @@ async function main(options: ServerOptions): Promise<void> {
     signal: stopAccess.signal,
   });
   log.info({ plugins: admission.names }, "admission");
+  const kubelet = await loadKubeletClient({
+    certificateAuthority: options.kubeletCertificateAuthority,
+    clientCertificate: options.kubeletClientCertificate,
+    clientKey: options.kubeletClientKey,
+  });
   const handlerEnv = (): HandlerEnv => ({
     metrics,
     resources: controlPlane.resources,
@@ -302,7 +308,7 @@ async function main(options: ServerOptions): Promise<void> {
     ]),
     ...(security.rbac ? { checkWrite: rbacEscalationCheck(naming, security.rbac, authorizer) } : {}),
     authorizeVerb: verbAuthorizer(authorizer),
-    proxy: { directory: serviceDirectory(access, naming), dispatchers },
+    proxy: { directory: serviceDirectory(access, naming), dispatchers, kubelet },
   });
 
   const app = createServer(tls, log);
@@ -677,6 +683,10 @@ main(options).catch((err: unknown) => {
     process.exit(2);
   }
   if (err instanceof EncryptionConfigError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(1);
+  }
+  if (err instanceof KubeletClientConfigError) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(1);
   }

@@ -2,7 +2,7 @@
 // resource and place the request addresses.
 import type { Naming } from "../../backends/naming/index.ts";
 import type { JsonObject } from "../../backends/registry/index.ts";
-import type { DispatcherPool, ServiceDirectory } from "../../backends/services/index.ts";
+import type { DispatcherPool, ServiceDirectory, TlsIdentity } from "../../backends/services/index.ts";
 import type { AdmissionChain } from "../admission/chain.ts";
 import type { GatewayMetrics } from "../metrics.ts";
 import type { RequestContext } from "../pipeline/index.ts";
@@ -35,8 +35,15 @@ export interface HandlerEnv {
    * needs `create` too); throws the 403 when it is not allowed.
    */
   readonly authorizeVerb?: (ctx: RequestContext, verb: string) => Promise<void>;
-  /** What the `proxy` subresource calls out with: Services as resolved for every call-out, and their client. */
-  readonly proxy?: { readonly directory: ServiceDirectory; readonly dispatchers: DispatcherPool };
+  /**
+   * What the `proxy` subresource and the pod streams call out with: Services as resolved for every
+   * call-out, their client, and the TLS identity kubelets are reached with.
+   */
+  readonly proxy?: {
+    readonly directory: ServiceDirectory;
+    readonly dispatchers: DispatcherPool;
+    readonly kubelet: TlsIdentity;
+  };
 }
 
 export interface WriteCheck {

@@ -11,6 +11,7 @@ import { pipeline } from "node:stream/promises";
 import { openUpgrade } from "../../backends/aggregator/upgrade.ts";
 import { asArray, asString, type JsonObject, objectOrEmpty } from "../../backends/common/json.ts";
 import type { RequestContext } from "../pipeline/index.ts";
+import { skippingVerification } from "../pki/kubelet-client.ts";
 import { outgoingHeaders, reachError } from "../proxy/forward.ts";
 import { nodeLocation, type ProxyLocation } from "../proxy/location.ts";
 import { ApiError, errors, type StatusReason } from "../request/api-error.ts";
@@ -232,9 +233,9 @@ async function serveLog(
   const query = kubeletLogQuery(options);
   const path = `/containerLogs/${segment(namespace)}/${segment(name)}/${segment(container)}${query ? `?${query}` : ""}`;
   const url = `${kubelet.protocol}//${kubelet.host}${path}`;
-  // Upstream checks the kubelet's certificate only with --kubelet-certificate-authority, which
-  // this server does not have.
-  const dispatcher = env.proxy.dispatchers.get({ serverName: "", insecure: true });
+  const dispatcher = env.proxy.dispatchers.get(
+    options.insecureSkipTLSVerifyBackend ? skippingVerification(env.proxy.kubelet) : env.proxy.kubelet,
+  );
   const raw = ctx.reply.raw;
   const abort = new AbortController();
   raw.once("close", () => abort.abort());
@@ -341,10 +342,12 @@ async function serveConnect(
   // The Host is the kubelet's; the forwarded path is the proxy verb's header, not upstream's here.
   delete headers.host;
   delete headers["x-forwarded-uri"];
+  if (!env.proxy) throw errors.pageNotFound();
+  const kubeletTls = env.proxy.kubelet;
   let opened: Awaited<ReturnType<typeof openUpgrade>>;
   try {
     opened = await openUpgrade(
-      { url: `https://${kubelet.host}`, serverName: "", insecure: true },
+      { url: `https://${kubelet.host}`, ...kubeletTls, insecure: kubeletTls.insecure === true },
       { method: ctx.req.method, path, headers, protocol: String(ctx.req.headers.upgrade) },
     );
   } catch (err) {

@@ -96,7 +96,10 @@ export async function handleProxy(
   }
   const suffix = info.path.endsWith("/") && !clean.endsWith("/") ? `${clean}/` : clean;
   const prefix = suffix !== "" && info.path.endsWith(suffix) ? info.path.slice(0, -suffix.length) : info.path;
-  // Upstream's proxy transport checks no certificate: it dials addresses, not names.
-  const dispatcher = env.proxy.dispatchers.get({ serverName: "", insecure: true });
+  // Upstream's proxy transport checks no certificate: it dials addresses, not names. A Node's
+  // kubelet port is reached as the kubelet client, as upstream's node proxy does.
+  const dispatcher = env.proxy.dispatchers.get(
+    location.kubelet ? env.proxy.kubelet : { serverName: "", insecure: true },
+  );
   await forward(ctx, dispatcher, { location, path: clean, prefix });
 }

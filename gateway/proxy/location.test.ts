@@ -98,21 +98,28 @@ describe("proxy locations", () => {
       return ["10.0.0.5"];
     };
     // The Hostname comes first, resolved before it is used.
+    // The kubelet's port is reached as the kubelet client; another port is not.
     assert.deepEqual(await nodeLocation(node, split("n"), resolve), {
       protocol: "https:",
       host: "node-a:10255",
+      kubelet: true,
     });
     assert.deepEqual(asked, ["node-a"]);
     assert.deepEqual(await nodeLocation(node, split("n:10255"), resolve), {
       protocol: "https:",
       host: "node-a:10255",
+      kubelet: true,
     });
     assert.deepEqual(await nodeLocation(node, split("http:n:8080"), resolve), {
       protocol: "http:",
       host: "node-a:8080",
     });
     const noPort: JsonObject = { status: { addresses: [{ type: "InternalIP", address: "10.0.0.5" }] } };
-    assert.deepEqual(await nodeLocation(noPort, split("n")), { protocol: "https:", host: "10.0.0.5:10250" });
+    assert.deepEqual(await nodeLocation(noPort, split("n")), {
+      protocol: "https:",
+      host: "10.0.0.5:10250",
+      kubelet: true,
+    });
     await assert.rejects(
       nodeLocation(node, split("n"), async () => ["127.0.0.1"]),
       refused(400, "address not allowed"),

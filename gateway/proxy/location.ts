@@ -17,6 +17,8 @@ import { errors } from "../request/api-error.ts";
 export interface ProxyLocation {
   readonly protocol: "http:" | "https:";
   readonly host: string;
+  /** A Node's kubelet port: reached with the kubelet client's TLS identity, as upstream. */
+  readonly kubelet?: true;
 }
 
 export interface SchemeNamePort {
@@ -146,7 +148,7 @@ export async function nodeLocation(
   const reported = objectOrEmpty(objectOrEmpty(objectOrEmpty(status.daemonEndpoints).kubeletEndpoint)).Port;
   const kubeletPort = String(typeof reported === "number" && reported > 0 ? reported : DEFAULT_KUBELET_PORT);
   if (split.port === "" || split.port === kubeletPort)
-    return { protocol: "https:", host: hostPort(host, kubeletPort) };
+    return { protocol: "https:", host: hostPort(host, kubeletPort), kubelet: true };
   const id = `${split.scheme}:${split.name}:${split.port}`;
   return { protocol: protocolOf(split.scheme), host: hostPort(host, portNumber(split.port, id, "node")) };
 }
