@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createHttpsServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { createServer as createNetServer } from "node:net";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
@@ -28,15 +28,9 @@ import {
   oldestAndNewestKubectl,
   startGateway,
 } from "./support/gateway-process.ts";
+import { outsideAddress } from "./support/outside-address.ts";
 import { skipReason } from "./support/service-process.ts";
 import { eventually } from "./support/watch.ts";
-
-function outsideAddress(): string | undefined {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  return undefined;
-}
 
 const IP = outsideAddress();
 const NO_ADDRESS = "this machine has no non-loopback IPv4 address to serve the kubelet peer on";

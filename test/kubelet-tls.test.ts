@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { TLSSocket } from "node:tls";
@@ -23,15 +23,9 @@ import {
   oldestAndNewestKubectl,
   startGateway,
 } from "./support/gateway-process.ts";
+import { outsideAddress } from "./support/outside-address.ts";
 import { skipReason } from "./support/service-process.ts";
 import { eventually } from "./support/watch.ts";
-
-function outsideAddress(): string | undefined {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  return undefined;
-}
 
 const IP = outsideAddress();
 const NO_ADDRESS = "this machine has no non-loopback IPv4 address to serve the kubelet peer on";

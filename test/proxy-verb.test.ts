@@ -9,23 +9,16 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
 import type { AddressInfo, Server } from "node:net";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Agent, request } from "undici";
 import { naming as namingPreset } from "../backends/naming/index.ts";
 import { createAuthority, issueCertificate } from "../gateway/pki/certificates.ts";
 import { freePort, type GatewayProcess, kubectlVersions, startGateway } from "./support/gateway-process.ts";
+import { outsideAddress } from "./support/outside-address.ts";
 import { skipReason } from "./support/service-process.ts";
 import { eventually } from "./support/watch.ts";
-
-/** An IPv4 address of this machine that is not loopback, or undefined. */
-function outsideAddress(): string | undefined {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  return undefined;
-}
 
 const IP = outsideAddress();
 const NO_ADDRESS = "this machine has no non-loopback IPv4 address to serve the proxy's peers on";

@@ -25,3 +25,4 @@ export {
 } from "./errors.ts";
 export { objectAtVersion } from "./object-version.ts";
 export { sharedMetric } from "./shared-metric.ts";
+export { authorizedForSigner, signerNameOf } from "./signer-authorization.ts";
