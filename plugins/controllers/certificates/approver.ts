@@ -6,58 +6,26 @@
 import type { Naming } from "../../../backends/naming/index.ts";
 import { signerNames } from "../../authorization/rbac/index.ts";
 import type { ControllerClient } from "../client.ts";
-import { Informer, type InformerObject } from "../informer.ts";
+import { CsrWorker, rfc3339 } from "./csr-worker.ts";
 import { type Csr, commonName, hasCondition, kubeletClientProblem, parseRequest } from "./rules.ts";
-
-const RETRY_MS = 1_000;
-const enc = encodeURIComponent;
-
-function rfc3339(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
-}
 
 export class CsrApprovingController {
   readonly #client: ControllerClient;
   readonly #naming: Naming;
-  readonly #onError: (err: unknown, context: string) => void;
-  readonly #informer: Informer;
-  readonly #base: string;
-  #signal: AbortSignal | undefined;
+  readonly #worker: CsrWorker;
 
   constructor(client: ControllerClient, naming: Naming, onError: (err: unknown, context: string) => void) {
     this.#client = client;
     this.#naming = naming;
-    this.#onError = onError;
-    this.#base = `/apis/${naming.group("certificates")}/v1/certificatesigningrequests`;
-    this.#informer = new Informer(client, this.#base, { upsert: (csr) => this.#handle(csr as Csr) }, (err) =>
-      onError(err, "certificatesigningrequest informer"),
-    );
+    this.#worker = new CsrWorker(client, naming, onError, (csr) => this.#approve(csr));
   }
 
   get synced(): boolean {
-    return this.#informer.synced;
+    return this.#worker.synced;
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    this.#signal = signal;
-    await this.#informer.run(signal);
-  }
-
-  async #handle(csr: Csr): Promise<void> {
-    try {
-      await this.#approve(csr);
-    } catch (err) {
-      if (this.#signal?.aborted) return;
-      this.#onError(err, `certificatesigningrequest ${csr.metadata.name}`);
-      const timer = setTimeout(async () => {
-        if (this.#signal?.aborted) return;
-        const reply = await this.#client
-          .call("GET", `${this.#base}/${enc(csr.metadata.name)}`)
-          .catch(() => undefined);
-        if (reply?.status === 200) await this.#handle(reply.body as InformerObject as Csr);
-      }, RETRY_MS);
-      timer.unref();
-    }
+  run(signal: AbortSignal): Promise<void> {
+    return this.#worker.run(signal);
   }
 
   /** Whether the requester may `create` on the subresource, as the authorizer answers. */
@@ -111,7 +79,7 @@ export class CsrApprovingController {
           { type: "Approved", status: "True", reason: "AutoApproved", message, lastUpdateTime: now },
         ],
       };
-      const reply = await this.#client.call("PUT", `${this.#base}/${enc(csr.metadata.name)}/approval`, {
+      const reply = await this.#client.call("PUT", `${this.#worker.path(csr.metadata.name)}/approval`, {
         ...csr,
         status,
       });

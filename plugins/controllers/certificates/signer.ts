@@ -4,8 +4,8 @@
 // for other signers are left to their own signers. Writes go through the status subresource.
 import type { Naming } from "../../../backends/naming/index.ts";
 import type { ControllerClient } from "../client.ts";
-import { Informer, type InformerObject } from "../informer.ts";
 import type { SigningAuthority } from "./authority.ts";
+import { CsrWorker, rfc3339 } from "./csr-worker.ts";
 import {
   type BuiltinSigner,
   builtinSigner,
@@ -26,20 +26,11 @@ export interface CsrSignerOptions {
 const YEAR_MS = 365 * 24 * 3_600_000;
 /** Upstream's floor on a requested duration: twice the backdate. */
 const MIN_DURATION_MS = 10 * 60_000;
-const RETRY_MS = 1_000;
-const enc = encodeURIComponent;
-
-function rfc3339(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
-}
 
 export class CsrSigningController {
   readonly #client: ControllerClient;
   readonly #options: CsrSignerOptions;
-  readonly #onError: (err: unknown, context: string) => void;
-  readonly #informer: Informer;
-  readonly #base: string;
-  #signal: AbortSignal | undefined;
+  readonly #worker: CsrWorker;
 
   constructor(
     client: ControllerClient,
@@ -48,20 +39,15 @@ export class CsrSigningController {
   ) {
     this.#client = client;
     this.#options = options;
-    this.#onError = onError;
-    this.#base = `/apis/${options.naming.group("certificates")}/v1/certificatesigningrequests`;
-    this.#informer = new Informer(client, this.#base, { upsert: (csr) => this.#handle(csr as Csr) }, (err) =>
-      onError(err, "certificatesigningrequest informer"),
-    );
+    this.#worker = new CsrWorker(client, options.naming, onError, (csr) => this.#sign(csr));
   }
 
   get synced(): boolean {
-    return this.#informer.synced;
+    return this.#worker.synced;
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    this.#signal = signal;
-    await this.#informer.run(signal);
+  run(signal: AbortSignal): Promise<void> {
+    return this.#worker.run(signal);
   }
 
   /** The certificate's lifetime: the cluster duration, or the shorter one the request asks for. */
@@ -70,26 +56,6 @@ export class CsrSigningController {
     const asked = csr.spec?.expirationSeconds;
     if (asked === undefined) return cluster;
     return Math.max(Math.min(asked * 1000, cluster), MIN_DURATION_MS);
-  }
-
-  async #handle(csr: Csr): Promise<void> {
-    try {
-      await this.#sign(csr);
-    } catch (err) {
-      if (this.#signal?.aborted) return;
-      this.#onError(err, `certificatesigningrequest ${csr.metadata.name}`);
-      this.#retry(csr.metadata.name);
-    }
-  }
-
-  #retry(name: string): void {
-    const timer = setTimeout(async () => {
-      if (this.#signal?.aborted) return;
-      const reply = await this.#client.call("GET", `${this.#base}/${enc(name)}`).catch(() => undefined);
-      if (reply?.status === 200) await this.#handle(reply.body as InformerObject as Csr);
-      else if (reply?.status !== 404) this.#retry(name);
-    }, RETRY_MS);
-    timer.unref();
   }
 
   async #sign(csr: Csr): Promise<void> {
@@ -119,7 +85,7 @@ export class CsrSigningController {
       const pem = await authority.issue(request, usages, this.#duration(csr));
       status.certificate = Buffer.from(pem).toString("base64");
     }
-    const reply = await this.#client.call("PUT", `${this.#base}/${enc(csr.metadata.name)}/status`, {
+    const reply = await this.#client.call("PUT", `${this.#worker.path(csr.metadata.name)}/status`, {
       ...csr,
       status,
     });
