@@ -276,6 +276,25 @@ export const OPTION_SPECS = [
     help: "API version of the events sent (only audit.<domain>/v1)",
   },
   {
+    flag: "v",
+    key: "v",
+    kind: "int",
+    help: "log verbosity (also -v): 0 start-up and errors, 2 more detail, 3 one line per HTTP request, 4 and up debugging",
+  },
+  {
+    flag: "logging-format",
+    key: "loggingFormat",
+    kind: "string",
+    choices: ["text", "json"],
+    help: "log line format: text (klog's header, then the message and key=value pairs) or json (one object per line)",
+  },
+  {
+    flag: "show-hidden-metrics-for-version",
+    key: "showHiddenMetricsForVersion",
+    kind: "string",
+    help: "the previous minor release (1.26) whose hidden metrics /metrics serves again; no other value is allowed",
+  },
+  {
     flag: "max-requests-inflight",
     key: "maxRequestsInflight",
     kind: "int",
@@ -688,6 +707,10 @@ export interface ServerOptions {
   clientCAFile: string | undefined;
   auditPolicyFile: string | undefined;
   auditLogPath: string | undefined;
+  /** Log verbosity (`-v`). */
+  v: number;
+  loggingFormat: string;
+  showHiddenMetricsForVersion: string | undefined;
   auditLogFormat: string;
   auditLogMaxage: number;
   auditLogMaxbackup: number;
@@ -817,6 +840,9 @@ export const DEFAULTS: ServerOptions = {
   clientCAFile: undefined,
   auditPolicyFile: undefined,
   auditLogPath: undefined,
+  v: 0,
+  loggingFormat: "text",
+  showHiddenMetricsForVersion: undefined,
   auditLogFormat: "json",
   auditLogMaxage: 0,
   auditLogMaxbackup: 0,

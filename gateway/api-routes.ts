@@ -8,6 +8,7 @@ import { type Auditor, auditPanic } from "./audit/audit-stage.ts";
 import { accessStages, requestContext } from "./authorization/access.ts";
 import type { HandlerEnv } from "./handlers/env.ts";
 import { handleResource } from "./handlers/resource.ts";
+import { instrumentPipeline } from "./metrics-routes.ts";
 import { Pipeline, type RequestContext } from "./pipeline/index.ts";
 import { type InflightLimits, inflightLimitStage } from "./pipeline/inflight-limit.ts";
 import { ApiError, errors, toApiError } from "./request/api-error.ts";
@@ -56,10 +57,15 @@ export function defaultPipeline(options: ApiOptions): Pipeline {
       },
     },
   ]);
-  return pipeline.insertBefore(
+  const { metrics } = options.env;
+  pipeline.insertBefore(
     "authorization",
-    inflightLimitStage(options.inflight ?? { readOnly: 400, mutating: 200 }),
+    inflightLimitStage(
+      options.inflight ?? { readOnly: 400, mutating: 200 },
+      metrics && ((kind, n) => metrics.inflightChanged(kind, n)),
+    ),
   );
+  return metrics ? instrumentPipeline(pipeline, metrics) : pipeline;
 }
 
 export function registerApi(app: FastifyInstance, pipeline: Pipeline): void {

@@ -22,6 +22,8 @@ export interface ControlPlane {
   readonly protectedNamespaces: ReadonlySet<string>;
   /** Every watch cache is connected and current. */
   cachesReady(): boolean;
+  /** Each watch cache's key prefix and how many objects it holds (apiserver_storage_objects). */
+  objectCounts(): Array<readonly [string, number]>;
   stop(): Promise<void>;
 }
 
@@ -100,6 +102,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     resources,
     protectedNamespaces,
     cachesReady: () => cachers.every((c) => c.ready) && [...dynamic.values()].every((c) => c.ready),
+    objectCounts: () => [...cachers, ...dynamic.values()].map((c) => [c.prefix, c.size] as const),
     async serve(kind) {
       const key = `${kind.schema.group}/${kind.schema.plural}`;
       let cacher = dynamic.get(key);

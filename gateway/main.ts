@@ -1,7 +1,6 @@
 // `npm start`: load settings, create first-start credentials, open storage, serve.
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { pino } from "pino";
 import { RemoteBackend } from "../backends/aggregator/index.ts";
 import { builtinKinds, builtinRbacKinds, ServiceAllocator } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
@@ -54,8 +53,9 @@ import type { HandlerEnv } from "./handlers/env.ts";
 import { closeAllWatches } from "./handlers/watch.ts";
 import { registerHealth } from "./health.ts";
 import { logCheck } from "./log-check.ts";
-import { GatewayMetrics } from "./metrics.ts";
-import { registerMetrics } from "./metrics-routes.ts";
+import { createLogger, type LogFormat, REQUEST_LOG_LEVEL, registerRequestLog } from "./logging.ts";
+import { GatewayMetrics, showHiddenMetricsError } from "./metrics.ts";
+import { instrumentStorage, keyResource, registerMetrics } from "./metrics-routes.ts";
 import { objectAccess } from "./object-access.ts";
 import { RemoteOpenApi } from "./openapi/remote.ts";
 import { registerOpenApi } from "./openapi-routes.ts";
@@ -70,7 +70,7 @@ import { rbacEscalationCheck, tokenRequestAction } from "./security-actions.ts";
 import { createServer } from "./server.ts";
 
 async function main(options: ServerOptions): Promise<void> {
-  const log = pino({ name: "cluster-gateway" });
+  const log = createLogger({ verbosity: options.v, format: options.loggingFormat as LogFormat });
   const gates = resolveFeatureGates(options.featureGates);
   const naming = namingPreset(options.apiNaming);
   if (naming.preset === "cluster")
@@ -109,7 +109,12 @@ async function main(options: ServerOptions): Promise<void> {
     clientCaPem: `${clientCaPem.trim()}\n${frontProxyCaPem.trim()}\n`,
   };
 
-  const metrics = new GatewayMetrics();
+  const metrics = new GatewayMetrics({
+    processMetrics: true,
+    ...(options.showHiddenMetricsForVersion
+      ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion }
+      : {}),
+  });
   const storage = await openStorage({
     backend: options.storageBackend,
     dataDir: options.dataDir,
@@ -145,7 +150,7 @@ async function main(options: ServerOptions): Promise<void> {
   );
 
   const controlPlane = await startControlPlane({
-    storage,
+    storage: instrumentStorage(storage, metrics),
     naming,
     kinds: [
       ...builtinKinds(naming, {
@@ -163,6 +168,10 @@ async function main(options: ServerOptions): Promise<void> {
     watchListEnabled: gates.WatchList === true,
     onError: (err, context) => log.warn({ err, context }, "watch cache"),
   });
+
+  metrics.countStoredObjects(() =>
+    controlPlane.objectCounts().map(([prefix, n]) => [keyResource(prefix), n] as const),
+  );
 
   const stopAccess = new AbortController();
   const access = objectAccess(controlPlane.resources, stopAccess.signal, (err) =>
@@ -312,6 +321,7 @@ async function main(options: ServerOptions): Promise<void> {
   });
 
   const app = createServer(tls, log);
+  if (options.v >= REQUEST_LOG_LEVEL) registerRequestLog(app, log);
   const accessOptions = {
     authenticators: security.authenticators,
     anonymousAuth: options.anonymousAuth,
@@ -668,6 +678,8 @@ function mergeGroupVersions(list: { group: string; version: string; resources: s
 let options: ServerOptions;
 try {
   options = loadOptions(process.argv.slice(2));
+  const hiddenMetrics = showHiddenMetricsError(options.showHiddenMetricsForVersion);
+  if (hiddenMetrics) throw new OptionError(hiddenMetrics);
 } catch (err) {
   if (!(err instanceof OptionError)) throw err;
   process.stderr.write(`error: ${err.message}\n\n${usage()}\n`);

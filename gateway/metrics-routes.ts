@@ -1,11 +1,196 @@
-// `/metrics` in Prometheus' text format, behind the access stages like every other route.
+// `/metrics` in Prometheus' text format, behind the access stages like every other route, and
+// the recording of the request, TLS and storage series.
+import { performance } from "node:perf_hooks";
 import type { FastifyInstance } from "fastify";
+import type { Storage } from "../backends/contract/index.ts";
 import type { AccessGuard } from "./authorization/guard.ts";
-import type { GatewayMetrics } from "./metrics.ts";
+import type { GatewayMetrics, RequestLabels } from "./metrics.ts";
+import type { Pipeline, RequestContext } from "./pipeline/index.ts";
+import { isLongRunning } from "./pipeline/inflight-limit.ts";
+import type { RequestInfo } from "./request/request-info.ts";
 
 export function registerMetrics(app: FastifyInstance, guard: AccessGuard, metrics: GatewayMetrics): void {
   app.get("/metrics", { onRequest: guard }, async (_req, reply) => {
     const body = await metrics.registry.metrics();
     void reply.type(metrics.registry.contentType).send(body);
+  });
+  // Upstream counts the "TLS handshake error from" lines of its HTTP server.
+  app.server.on("tlsClientError", () => metrics.tlsHandshakeFailed());
+}
+
+/** The verbs upstream reports; any other is `other`. */
+const REPORTED_VERBS: ReadonlySet<string> = new Set([
+  "APPLY",
+  "CONNECT",
+  "CREATE",
+  "DELETE",
+  "DELETECOLLECTION",
+  "GET",
+  "LIST",
+  "PATCH",
+  "POST",
+  "PROXY",
+  "PUT",
+  "UPDATE",
+  "WATCH",
+  "WATCHLIST",
+]);
+/** Subresources reported as CONNECT. */
+const CONNECT_SUBRESOURCES: ReadonlySet<string> = new Set(["log", "exec", "portforward", "attach", "proxy"]);
+const APPLY_PATCH = "application/apply-patch+yaml";
+
+/** Upstream's scope label: resource (a named object, or a create), namespace, cluster, or "". */
+export function requestScope(info: RequestInfo): string {
+  if (info.name !== "" || info.verb === "create") return "resource";
+  if (info.namespace !== "") return "namespace";
+  return info.isResourceRequest ? "cluster" : "";
+}
+
+/**
+ * The verb as upstream's metrics and request log report it: the HTTP method, GET of a
+ * collection as LIST, watches as WATCH, server-side apply as APPLY, connect subresources as
+ * CONNECT; anything else `other`.
+ */
+export function reportedVerb(
+  method: string,
+  contentType: string | undefined,
+  query: URLSearchParams,
+  info: RequestInfo,
+  /** Whether verbs outside upstream's list become `other` (metrics), or stay (the request log). */
+  onlyKnown = true,
+): string {
+  const upper = method.toUpperCase();
+  const scope = requestScope(info);
+  let verb = (upper === "GET" || upper === "HEAD") && scope !== "resource" && scope !== "" ? "LIST" : upper;
+  if (info.verb === "watch") verb = "WATCH";
+  else if (upper === "GET") {
+    const watch = query.getAll("watch")[0]?.toLowerCase();
+    if (watch !== undefined && watch !== "0" && watch !== "false") verb = "WATCH";
+  }
+  if (verb === "PATCH" && contentType === APPLY_PATCH) verb = "APPLY";
+  if (info.isResourceRequest && CONNECT_SUBRESOURCES.has(info.subresource)) verb = "CONNECT";
+  return !onlyKnown || REPORTED_VERBS.has(verb) ? verb : "other";
+}
+
+/** The dry_run label: "", the sorted distinct values, or `invalid` for a value other than All. */
+function dryRunLabel(rawQuery: string, query: URLSearchParams): string {
+  if (!rawQuery.includes("dryRun")) return "";
+  const values = query.getAll("dryRun");
+  if (values.some((v) => v !== "All")) return "invalid";
+  return [...new Set(values)].sort().join(",");
+}
+
+export function requestLabels(ctx: RequestContext, info: RequestInfo): RequestLabels {
+  return {
+    verb: reportedVerb(ctx.req.method, ctx.req.headers["content-type"], ctx.url.searchParams, info),
+    dry_run: dryRunLabel(ctx.url.search, ctx.url.searchParams),
+    group: info.apiGroup,
+    version: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    scope: requestScope(info),
+    component: "apiserver",
+  };
+}
+
+/** Bytes written to a response from now on. */
+function countWritten(res: RequestContext["reply"]["raw"]): () => number {
+  let bytes = 0;
+  const size = (chunk: unknown) =>
+    typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+  const write = res.write;
+  const end = res.end;
+  res.write = function (this: typeof res, chunk: unknown, ...rest: unknown[]) {
+    bytes += size(chunk);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof res.write;
+  res.end = function (this: typeof res, chunk?: unknown, ...rest: unknown[]) {
+    bytes += size(chunk);
+    return (end as (...args: unknown[]) => typeof res).call(this, chunk, ...rest);
+  } as typeof res.end;
+  return () => bytes;
+}
+
+/**
+ * The request series, recorded as upstream's instrumented routes do: for resource requests that
+ * passed authorization (a 401 or 403 is not counted) and for those the in-flight limit refused
+ * (429), timed from the request's arrival to its last byte.
+ */
+export function instrumentPipeline(pipeline: Pipeline, metrics: GatewayMetrics): Pipeline {
+  const started = new WeakMap<RequestContext, { authorized: boolean }>();
+  return pipeline
+    .insertBefore("request-info", {
+      name: "metrics-start",
+      run(ctx) {
+        const begun = performance.now();
+        const state = { authorized: false };
+        started.set(ctx, state);
+        const res = ctx.reply.raw;
+        let bytes: (() => number) | undefined;
+        let endLongRunning: (() => void) | undefined;
+        res.once("close", () => {
+          endLongRunning?.();
+          const info = ctx.info;
+          if (!info?.isResourceRequest) return;
+          if (!state.authorized && res.statusCode !== 429) return;
+          const labels = requestLabels(ctx, info);
+          metrics.requestServed(labels, res.statusCode, (performance.now() - begun) / 1000, bytes?.());
+        });
+        // The stage after authorization calls back here.
+        (state as { onAuthorized?: () => void }).onAuthorized = () => {
+          state.authorized = true;
+          const info = ctx.info;
+          if (!info?.isResourceRequest) return;
+          const labels = requestLabels(ctx, info);
+          if (labels.verb === "GET" || labels.verb === "LIST") bytes = countWritten(res);
+          if (isLongRunning(info)) endLongRunning = metrics.longRunningStarted(labels);
+        };
+      },
+    })
+    .insertAfter("authorization", {
+      name: "metrics",
+      run(ctx) {
+        (started.get(ctx) as { onAuthorized?: () => void } | undefined)?.onAuthorized?.();
+      },
+    });
+}
+
+/** The resource part of a storage key (`/<group>/<resource>/...`): `pods`, `deployments.apps`. */
+export function keyResource(key: string): string {
+  const [, group = "", resource = ""] = key.split("/");
+  return group === "" || group === "core" ? resource : `${resource}.${group}`;
+}
+
+/**
+ * The storage series around a store: each call's latency by operation and resource, and the
+ * LISTs read from the store itself (the watch cache serves the rest).
+ */
+export function instrumentStorage(storage: Storage, metrics: GatewayMetrics): Storage {
+  const timed = <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> => {
+    const begun = performance.now();
+    const done = () =>
+      metrics.storageRequest(storage.name, operation, keyResource(key), (performance.now() - begun) / 1000);
+    return run().finally(done);
+  };
+  const wrapped: Partial<Storage> = {
+    get: (key) => timed("get", key, () => storage.get(key)),
+    list: (prefix) =>
+      timed("list", prefix, async () => {
+        const result = await storage.list(prefix);
+        const n = result.items.length;
+        metrics.storageListed(keyResource(prefix), n, n, n);
+        return result;
+      }),
+    create: (key, value) => timed("create", key, () => storage.create(key, value)),
+    update: (key, value, expected) => timed("update", key, () => storage.update(key, value, expected)),
+    delete: (key, expected) => timed("delete", key, () => storage.delete(key, expected)),
+  };
+  // Everything else goes to the store itself, bound to it (its methods use private fields).
+  return new Proxy(storage, {
+    get(target, property, receiver) {
+      if (typeof property === "string" && property in wrapped) return wrapped[property as keyof Storage];
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
   });
 }

@@ -51,7 +51,7 @@ describe("admin.kubeconfig", () => {
       assert.equal(await serverOf(gw.kubeconfig), edited);
       assert.match(
         gw.output(),
-        /"server":"https:\/\/localhost:\d+","serving":"https:\/\/127\.0\.0\.1:\d+","msg":"server URL was edited, so it is kept"/,
+        /"msg":"server URL was edited, so it is kept","v":0,"file":"[^"]*","server":"https:\/\/localhost:\d+","serving":"https:\/\/127\.0\.0\.1:\d+"/,
       );
     } finally {
       await gw.stop();

@@ -94,7 +94,7 @@ describe("the data directory", () => {
       assert.equal(read.body?.data?.v, secretValue);
       assert.match(
         gw.output(),
-        /"file":"[^"]*data\.mdb","from":"0644","to":"0600","msg":"removed group and other access"/,
+        /"msg":"removed group and other access","v":0,"file":"[^"]*data\.mdb","from":"0644","to":"0600"/,
       );
     } finally {
       await gw.stop();

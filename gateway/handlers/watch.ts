@@ -100,6 +100,8 @@ export async function serveWatch(
   res.on("drain", onWritable);
   void watcher.whenClosed.then(onWritable);
   const mediaKey = `${choice.kind}:${choice.contentType}:${version}`;
+  const { group, kind } = served.schema;
+  const unregister = env.metrics?.watcherRegistered(group, version, kind);
   let first = true;
   try {
     for await (const change of watcher) {
@@ -122,6 +124,7 @@ export async function serveWatch(
                 env.codec.watchFrame(d, choice, served, version, false),
               );
       first = false;
+      env.metrics?.watchEventSent(group, version, kind, Buffer.byteLength(frame));
       if (!res.write(frame) && watcher.closeReason === undefined) {
         // The client reads slowly: wait, while the watcher's bounded buffer absorbs new events.
         // The watcher closes when that bound is passed or the client goes (stop), ending the wait.
@@ -132,6 +135,7 @@ export async function serveWatch(
       }
     }
   } finally {
+    unregister?.();
     clearTimeout(timer);
     res.off("drain", onWritable);
     activeWatches.delete(stop);
@@ -139,7 +143,7 @@ export async function serveWatch(
     stop();
     if (!res.writableEnded) res.end();
     if (fellBehind) {
-      const { group, plural } = served.schema;
+      const { plural } = served.schema;
       env.metrics?.watcherTerminated(group ? `${plural}.${group}` : plural);
       if (!res.writableFinished) {
         const drop = setTimeout(() => res.destroy(), OVERFLOW_GRACE_MS);

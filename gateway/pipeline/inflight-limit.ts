@@ -36,6 +36,8 @@ export interface InflightLimits {
 
 export function inflightLimitStage(
   limits: InflightLimits,
+  /** Told each count as it changes (apiserver_current_inflight_requests). */
+  onChange?: (kind: "readOnly" | "mutating", inflight: number) => void,
 ): Stage & { readonly inflight: () => { readOnly: number; mutating: number } } {
   let readOnly = 0;
   let mutating = 0;
@@ -48,11 +50,14 @@ export function inflightLimitStage(
       const max = isMutating ? limits.mutating : limits.readOnly;
       const current = isMutating ? mutating : readOnly;
       if (max > 0 && current >= max) throw errors.tooManyRequests();
+      // Counted apart from the call: `onChange?.(..., ++n)` skips the increment without a listener.
       if (isMutating) mutating++;
       else readOnly++;
+      onChange?.(isMutating ? "mutating" : "readOnly", isMutating ? mutating : readOnly);
       ctx.reply.raw.once("close", () => {
         if (isMutating) mutating--;
         else readOnly--;
+        onChange?.(isMutating ? "mutating" : "readOnly", isMutating ? mutating : readOnly);
       });
     },
   };

@@ -41,7 +41,14 @@ export async function startGateway(
   const port = reuse?.port ?? (await freePort());
   const child = spawn(
     process.execPath,
-    [join(ROOT, "gateway/main.ts"), `--data-dir=${dir}`, `--secure-port=${port}`, ...args],
+    // JSON log lines, which tests read; a test's own --logging-format comes later and wins.
+    [
+      join(ROOT, "gateway/main.ts"),
+      `--data-dir=${dir}`,
+      `--secure-port=${port}`,
+      "--logging-format=json",
+      ...args,
+    ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
@@ -52,7 +59,7 @@ export async function startGateway(
     out += d;
   });
   const deadline = Date.now() + 20_000;
-  while (!out.includes('"msg":"serving')) {
+  while (!/"msg":"serving|\] "serving/.test(out)) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
