@@ -1097,42 +1097,42 @@ export function loadOptions(
   try {
     parseCidr(options.serviceClusterIpRange);
     parseNodePortRange(options.serviceNodePortRange);
-  // As upstream's controller manager: one CA for every signer, or per-signer files, not both.
-  const signing = [
-    ["", options.clusterSigningCertFile, options.clusterSigningKeyFile],
-    [
-      "kubelet-serving-",
-      options.clusterSigningKubeletServingCertFile,
-      options.clusterSigningKubeletServingKeyFile,
-    ],
-    [
-      "kubelet-client-",
-      options.clusterSigningKubeletClientCertFile,
-      options.clusterSigningKubeletClientKeyFile,
-    ],
-    [
-      "kube-apiserver-client-",
-      options.clusterSigningKubeApiserverClientCertFile,
-      options.clusterSigningKubeApiserverClientKeyFile,
-    ],
-    [
-      "legacy-unknown-",
-      options.clusterSigningLegacyUnknownCertFile,
-      options.clusterSigningLegacyUnknownKeyFile,
-    ],
-  ] as const;
-  for (const [infix, cert, key] of signing) {
-    if (!cert !== !key)
+    // As upstream's controller manager: one CA for every signer, or per-signer files, not both.
+    const signing = [
+      ["", options.clusterSigningCertFile, options.clusterSigningKeyFile],
+      [
+        "kubelet-serving-",
+        options.clusterSigningKubeletServingCertFile,
+        options.clusterSigningKubeletServingKeyFile,
+      ],
+      [
+        "kubelet-client-",
+        options.clusterSigningKubeletClientCertFile,
+        options.clusterSigningKubeletClientKeyFile,
+      ],
+      [
+        "kube-apiserver-client-",
+        options.clusterSigningKubeApiserverClientCertFile,
+        options.clusterSigningKubeApiserverClientKeyFile,
+      ],
+      [
+        "legacy-unknown-",
+        options.clusterSigningLegacyUnknownCertFile,
+        options.clusterSigningLegacyUnknownKeyFile,
+      ],
+    ] as const;
+    for (const [infix, cert, key] of signing) {
+      if (!cert !== !key)
+        throw new OptionError(
+          `--cluster-signing-${infix}cert-file and --cluster-signing-${infix}key-file go together`,
+        );
+    }
+    if (options.clusterSigningCertFile && signing.slice(1).some(([, cert]) => cert))
       throw new OptionError(
-        `--cluster-signing-${infix}cert-file and --cluster-signing-${infix}key-file go together`,
+        "cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time",
       );
-  }
-  if (options.clusterSigningCertFile && signing.slice(1).some(([, cert]) => cert))
-    throw new OptionError(
-      "cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time",
-    );
-  if (options.clusterSigningDuration <= 0)
-    throw new OptionError("--cluster-signing-duration must be positive");
+    if (options.clusterSigningDuration <= 0)
+      throw new OptionError("--cluster-signing-duration must be positive");
   } catch (err) {
     if (err instanceof ServiceRangeError) throw new OptionError(`--service-*-range: ${err.message}`);
     throw err;
