@@ -247,6 +247,8 @@ export function auditStage(auditor: Auditor | undefined): Stage {
       const given = ctx.req.headers["audit-id"];
       const auditID = typeof given === "string" && given !== "" ? given : randomUUID();
       ctx.reply.header("audit-id", auditID);
+      // Also on the raw response: a watch takes the response over and writes its own headers.
+      ctx.reply.raw.setHeader("audit-id", auditID);
       if (!auditor) return;
       const config = evaluatePolicy(auditor.policy, policyAttributes(ctx));
       auditor.metrics?.level(config.level);
