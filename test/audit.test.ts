@@ -260,6 +260,52 @@ print(kubernetes.client.CoreV1Api().read_namespace("audit-rr").metadata.name)`;
     assert.ok(!(await readFile(logPath, "utf8")).includes(token), "the token appears nowhere in the log");
   });
 
+  it("a request refused by authentication (401): one ResponseStarted event at the policy's level, no user, no credential", async () => {
+    const token = "not-a-token-the-gateway-knows-0123456789";
+    const stranger = new ApiClient(gw.kubeconfig, { anonymous: true });
+    const res = await stranger.call("GET", "/api/v1/namespaces/default/configmaps/refused", {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(res.status, 401);
+    const id = String(res.headers["audit-id"]);
+    assert.ok(res.headers["audit-id"], "the refusal carries its Audit-Id too");
+    const [ev] = await eventsOf(logPath, id, 1);
+    assert.equal(ev?.stage, "ResponseStarted");
+    assert.equal(ev?.level, "Metadata", "the get rule (its RequestReceived omitted) applies");
+    assert.equal(ev?.verb, "get");
+    assert.deepEqual(ev?.user, {});
+    assert.deepEqual(ev?.responseStatus, {
+      metadata: {},
+      message: "Authentication failed, attempted: bearer",
+      code: 401,
+    });
+    assert.deepEqual(ev?.objectRef, {
+      resource: "configmaps",
+      namespace: "default",
+      name: "refused",
+      apiGroup: "",
+      apiVersion: "v1",
+    });
+    assert.equal(ev?.requestURI, "/api/v1/namespaces/default/configmaps/refused");
+    // Under the catch-all rule (RequestReceived kept) a refused create is still one event:
+    // upstream audits the refusal only, not the stages of a request that never ran.
+    const post = await stranger.call("POST", "/api/v1/namespaces/default/configmaps", {
+      headers: { authorization: `Bearer ${token}` },
+      body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "refused" } },
+    });
+    assert.equal(post.status, 401);
+    const postID = String(post.headers["audit-id"]);
+    const [created] = await eventsOf(logPath, postID, 1);
+    assert.equal(created?.level, "Metadata");
+    assert.equal(created?.stage, "ResponseStarted");
+    // The log backend writes in order (blocking): a later request's event means these are complete.
+    const later = await api.call("GET", "/api/v1/namespaces/default/configmaps");
+    await eventsOf(logPath, String(later.headers["audit-id"]), 1);
+    const all = await events(logPath);
+    assert.equal(all.filter((e) => e.auditID === id || e.auditID === postID).length, 2);
+    assert.ok(!(await readFile(logPath, "utf8")).includes(token), "no credential in the audit log");
+  });
+
   it("non-resource URLs the policy sets to None are not audited; the level and event counters move", async () => {
     const health = await api.call("GET", "/healthz");
     const id = String(health.headers["audit-id"]);

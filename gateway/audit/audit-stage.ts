@@ -240,37 +240,100 @@ function emit(auditor: Auditor, event: AuditEvent): boolean | Promise<boolean> {
   return auditor.backend.process([event]);
 }
 
+/** The request's audit ID (the client's own `Audit-ID` kept), set on the response now. */
+function assignAuditID(ctx: RequestContext): string {
+  const given = ctx.req.headers["audit-id"];
+  const auditID = typeof given === "string" && given !== "" ? given : randomUUID();
+  ctx.reply.header("audit-id", auditID);
+  // Also on the raw response: a watch takes the response over and writes its own headers.
+  ctx.reply.raw.setHeader("audit-id", auditID);
+  return auditID;
+}
+
+/** The policy's decision for this request as a record, or undefined at level None. */
+function newRecord(ctx: RequestContext, auditor: Auditor, auditID: string): AuditRecord | undefined {
+  const config = evaluatePolicy(auditor.policy, policyAttributes(ctx));
+  auditor.metrics?.level(config.level);
+  if (config.level === "None") return undefined;
+  const info = ctx.info;
+  return {
+    ...config,
+    auditID,
+    received: Date.now(),
+    ...(info?.isResourceRequest
+      ? {
+          objectRef: {
+            resource: info.resource,
+            ...(info.namespace ? { namespace: info.namespace } : {}),
+            ...(info.name ? { name: info.name } : {}),
+            apiGroup: info.apiGroup,
+            apiVersion: info.apiVersion,
+            ...(info.subresource ? { subresource: info.subresource } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** Runs `then` once, right after the response's headers are written. */
+function onHeaders(raw: ServerResponse, then: () => void): void {
+  const writeHead = raw.writeHead;
+  raw.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    raw.writeHead = writeHead;
+    const result = writeHead.apply(this, args);
+    then();
+    return result;
+  } as ServerResponse["writeHead"];
+}
+
+/** Upstream's summary of the credentials a refused request tried (never their values). */
+function attemptedCredentials(ctx: RequestContext): string {
+  const methods: string[] = [];
+  const authorization = String(ctx.req.headers.authorization ?? "").trim();
+  const [scheme = "", ...rest] = authorization.split(" ");
+  if (scheme.toLowerCase() === "basic" && rest.length > 0) {
+    // Basic counts only when it decodes to user:password, as Go's Request.BasicAuth.
+    const decoded = Buffer.from(rest.join(" "), "base64").toString("utf8");
+    if (decoded.includes(":")) methods.push("basic");
+  }
+  if (scheme.toLowerCase() === "bearer" && rest.length > 0) methods.push("bearer");
+  if ((ctx.url.searchParams.get("access_token") ?? "").trim() !== "") methods.push("access_token");
+  const cert =
+    typeof ctx.socket?.getPeerCertificate === "function" ? ctx.socket.getPeerCertificate() : undefined;
+  if (cert && Object.keys(cert).length > 0) methods.push("x509");
+  return methods.length > 0
+    ? `Authentication failed, attempted: ${methods.join(", ")}`
+    : "Authentication failed, no credentials provided";
+}
+
+/**
+ * A request refused by authentication (401): one event at ResponseStarted when the refusal is
+ * written, as upstream's failed-authentication audit does. The policy sees no user, the event's
+ * user is empty, and the response status names only the kinds of credential tried. Its outcome
+ * never changes the answer, whatever the mode.
+ */
+export function auditFailedAuthentication(ctx: RequestContext, auditor: Auditor | undefined): void {
+  const auditID = assignAuditID(ctx);
+  if (!auditor) return;
+  const rec = newRecord(ctx, auditor, auditID);
+  if (!rec || rec.omitStages.has("ResponseStarted")) return;
+  const message = attemptedCredentials(ctx);
+  const raw = ctx.reply.raw;
+  onHeaders(raw, () => {
+    rec.responseStatus = { metadata: {}, message, code: raw.statusCode };
+    void emit(auditor, buildEvent(ctx, rec, auditor, "ResponseStarted"));
+  });
+}
+
 export function auditStage(auditor: Auditor | undefined): Stage {
   return {
     name: "audit",
     async run(ctx: RequestContext) {
-      const given = ctx.req.headers["audit-id"];
-      const auditID = typeof given === "string" && given !== "" ? given : randomUUID();
-      ctx.reply.header("audit-id", auditID);
-      // Also on the raw response: a watch takes the response over and writes its own headers.
-      ctx.reply.raw.setHeader("audit-id", auditID);
+      const auditID = assignAuditID(ctx);
       if (!auditor) return;
-      const config = evaluatePolicy(auditor.policy, policyAttributes(ctx));
-      auditor.metrics?.level(config.level);
-      if (config.level === "None") return;
+      const rec = newRecord(ctx, auditor, auditID);
+      if (!rec) return;
       const info = ctx.info;
-      const rec: AuditRecord = {
-        ...config,
-        auditID,
-        received: Date.now(),
-        ...(info?.isResourceRequest
-          ? {
-              objectRef: {
-                resource: info.resource,
-                ...(info.namespace ? { namespace: info.namespace } : {}),
-                ...(info.name ? { name: info.name } : {}),
-                apiGroup: info.apiGroup,
-                apiVersion: info.apiVersion,
-                ...(info.subresource ? { subresource: info.subresource } : {}),
-              },
-            }
-          : {}),
-      };
       const raw = ctx.reply.raw;
       records.set(raw, rec);
       if (!rec.omitStages.has("RequestReceived")) {
@@ -282,13 +345,7 @@ export function auditStage(auditor: Auditor | undefined): Stage {
       }
       if (isLongRunning(info) && !rec.omitStages.has("ResponseStarted")) {
         // The headers of a long-running response are its start.
-        const writeHead = raw.writeHead;
-        raw.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
-          raw.writeHead = writeHead;
-          const result = writeHead.apply(this, args);
-          void emit(auditor, buildEvent(ctx, rec, auditor, "ResponseStarted"));
-          return result;
-        } as ServerResponse["writeHead"];
+        onHeaders(raw, () => void emit(auditor, buildEvent(ctx, rec, auditor, "ResponseStarted")));
       }
       raw.once("close", () => {
         const stage = rec.panic !== undefined ? "Panic" : "ResponseComplete";

@@ -19,6 +19,7 @@ import { loadPolicyFile, PolicyError } from "./policy.ts";
 export {
   type AuditMetrics,
   type Auditor,
+  auditFailedAuthentication,
   auditPanic,
   auditRequestBody,
   auditRequestObject,

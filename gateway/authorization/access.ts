@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Naming } from "../../backends/naming/index.ts";
 import { type Authenticator, authenticate } from "../../plugins/authentication/index.ts";
 import type { Authorizer } from "../../plugins/authorization/index.ts";
-import { type Auditor, auditStage } from "../audit/audit-stage.ts";
+import { type Auditor, auditFailedAuthentication, auditStage } from "../audit/audit-stage.ts";
 import { impersonationStage } from "../impersonation/index.ts";
 import type { RequestContext, Stage } from "../pipeline/index.ts";
 import { ApiError, errors } from "../request/api-error.ts";
@@ -36,7 +36,11 @@ export function requestInfoStage(): Stage {
 }
 
 /** A rejected credential is a 401 even when anonymous requests are allowed. */
-export function authenticationStage(authenticators: readonly Authenticator[], anonymousAuth: boolean): Stage {
+export function authenticationStage(
+  authenticators: readonly Authenticator[],
+  anonymousAuth: boolean,
+  auditor?: Auditor,
+): Stage {
   return {
     name: "authentication",
     async run(ctx) {
@@ -48,6 +52,8 @@ export function authenticationStage(authenticators: readonly Authenticator[], an
       );
       if ("rejected" in result) {
         ctx.req.log.info({ reason: result.rejected }, "authentication failed");
+        // Refusals are audited too (upstream's failed-authentication audit), before the 401 goes out.
+        auditFailedAuthentication(ctx, auditor);
         throw errors.unauthorized();
       }
       ctx.user = result.user;
@@ -65,7 +71,7 @@ export function accessStages(options: AccessOptions): Stage[] {
     throw new Error("an authorizer is required (e.g. alwaysAllow() from plugins/authorization)");
   return [
     requestInfoStage(),
-    authenticationStage(options.authenticators, options.anonymousAuth),
+    authenticationStage(options.authenticators, options.anonymousAuth, options.auditor),
     auditStage(options.auditor),
     impersonationStage(options.authorizer, options.naming),
     authorizationStage(options.authorizer, options.naming),
