@@ -209,6 +209,30 @@ export const OPTION_SPECS = [
     help: "batch mode: batches sent at once when throttled",
   },
   {
+    flag: "audit-log-compress",
+    key: "auditLogCompress",
+    kind: "bool",
+    help: "gzip rotated audit logs",
+  },
+  {
+    flag: "audit-log-truncate-enabled",
+    key: "auditLogTruncateEnabled",
+    kind: "bool",
+    help: "log events over the max event size lose their request and response bodies (annotated truncated), then are dropped if still too big; batches over the max batch size are split",
+  },
+  {
+    flag: "audit-log-truncate-max-batch-size",
+    key: "auditLogTruncateMaxBatchSize",
+    kind: "int",
+    help: "bytes of events handed to the log backend at once when truncating (at least the max event size)",
+  },
+  {
+    flag: "audit-log-truncate-max-event-size",
+    key: "auditLogTruncateMaxEventSize",
+    kind: "int",
+    help: "bytes of one log event when truncating",
+  },
+  {
     flag: "audit-log-version",
     key: "auditLogVersion",
     kind: "string",
@@ -268,6 +292,24 @@ export const OPTION_SPECS = [
     key: "auditWebhookBatchThrottleBurst",
     kind: "int",
     help: "batch mode: batches sent at once when throttled",
+  },
+  {
+    flag: "audit-webhook-truncate-enabled",
+    key: "auditWebhookTruncateEnabled",
+    kind: "bool",
+    help: "webhook events over the max event size lose their request and response bodies (annotated truncated), then are dropped if still too big; batches over the max batch size are split",
+  },
+  {
+    flag: "audit-webhook-truncate-max-batch-size",
+    key: "auditWebhookTruncateMaxBatchSize",
+    kind: "int",
+    help: "bytes of events handed to the webhook backend at once when truncating (at least the max event size)",
+  },
+  {
+    flag: "audit-webhook-truncate-max-event-size",
+    key: "auditWebhookTruncateMaxEventSize",
+    kind: "int",
+    help: "bytes of one webhook event when truncating",
   },
   {
     flag: "audit-webhook-version",
@@ -725,6 +767,12 @@ export interface ServerOptions {
   auditLogBatchThrottleQps: string;
   auditLogBatchThrottleBurst: number;
   auditLogVersion: string | undefined;
+  auditLogCompress: boolean;
+  auditLogTruncateEnabled: boolean;
+  /** Bytes. */
+  auditLogTruncateMaxBatchSize: number;
+  /** Bytes. */
+  auditLogTruncateMaxEventSize: number;
   auditWebhookConfigFile: string | undefined;
   /** Milliseconds. */
   auditWebhookInitialBackoff: number;
@@ -738,6 +786,11 @@ export interface ServerOptions {
   auditWebhookBatchThrottleQps: string;
   auditWebhookBatchThrottleBurst: number;
   auditWebhookVersion: string | undefined;
+  auditWebhookTruncateEnabled: boolean;
+  /** Bytes. */
+  auditWebhookTruncateMaxBatchSize: number;
+  /** Bytes. */
+  auditWebhookTruncateMaxEventSize: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   /** Milliseconds. */
@@ -856,6 +909,11 @@ export const DEFAULTS: ServerOptions = {
   auditLogBatchThrottleQps: "0",
   auditLogBatchThrottleBurst: 0,
   auditLogVersion: undefined,
+  auditLogCompress: false,
+  // Upstream's truncate defaults: 10 MB batches, 100 KB events.
+  auditLogTruncateEnabled: false,
+  auditLogTruncateMaxBatchSize: 10 * 1024 * 1024,
+  auditLogTruncateMaxEventSize: 100 * 1024,
   auditWebhookConfigFile: undefined,
   auditWebhookInitialBackoff: 10_000,
   auditWebhookMode: "batch",
@@ -866,6 +924,9 @@ export const DEFAULTS: ServerOptions = {
   auditWebhookBatchThrottleQps: "10",
   auditWebhookBatchThrottleBurst: 15,
   auditWebhookVersion: undefined,
+  auditWebhookTruncateEnabled: false,
+  auditWebhookTruncateMaxBatchSize: 10 * 1024 * 1024,
+  auditWebhookTruncateMaxEventSize: 100 * 1024,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
   livezGracePeriod: 0,

@@ -17,7 +17,14 @@ import { eventually } from "./support/watch.ts";
 interface EventList {
   kind: string;
   apiVersion: string;
-  items: { auditID: string; stage: string; objectRef?: { name?: string } }[];
+  items: {
+    auditID: string;
+    stage: string;
+    objectRef?: { name?: string };
+    requestObject?: unknown;
+    responseObject?: unknown;
+    annotations?: Record<string, string>;
+  }[];
 }
 
 let dir: string;
@@ -134,3 +141,59 @@ for (const mode of ["batch", "blocking"]) {
     });
   });
 }
+
+describe("--audit-webhook-truncate-*", () => {
+  it("the peer gets a too-big event without its bodies, annotated audit.k8s.io/truncated, and small ones whole", async () => {
+    if (!peer.listening) {
+      peer.listen(port, "127.0.0.1");
+      await once(peer, "listening");
+    }
+    const rrPolicy = join(dir, "policy-rr.yaml");
+    await writeFile(
+      rrPolicy,
+      'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: RequestResponse\n    resources: [{group: "", resources: ["configmaps"]}]\n',
+    );
+    const gw = await startGateway([
+      "--api-naming=kubernetes",
+      "--storage-backend=memory",
+      `--audit-policy-file=${rrPolicy}`,
+      `--audit-webhook-config-file=${kubeconfig}`,
+      "--audit-webhook-batch-max-wait=100ms",
+      "--audit-webhook-truncate-enabled",
+      "--audit-webhook-truncate-max-event-size=8000",
+    ]);
+    try {
+      const api = new ApiClient(gw.kubeconfig);
+      const sent = async (name: string, size: number) => {
+        const res = await api.call("POST", "/api/v1/namespaces/default/configmaps", {
+          body: { ...cm(name), data: { k: "v".repeat(size) } },
+        });
+        assert.equal(res.status, 201);
+        const id = String(res.headers["audit-id"]);
+        let found: EventList["items"][number] | undefined;
+        await eventually(
+          () => {
+            found = received
+              .flatMap((l) => l.items)
+              .find((e) => e.auditID === id && e.stage === "ResponseComplete");
+            return found !== undefined;
+          },
+          10_000,
+          `the event of ${name} at the peer`,
+        );
+        return found;
+      };
+      const small = await sent("trunc-small", 100);
+      assert.ok(small?.requestObject && small.responseObject, "bodies kept");
+      assert.equal(small?.annotations?.["audit.k8s.io/truncated"], undefined);
+      const big = await sent("trunc-big", 10_000);
+      assert.equal(big?.requestObject, undefined);
+      assert.equal(big?.responseObject, undefined);
+      assert.equal(big?.annotations?.["audit.k8s.io/truncated"], "true");
+      assert.equal(big?.objectRef?.name, "trunc-big");
+    } finally {
+      await gw.stop();
+      await rm(gw.dataDir, { recursive: true, force: true });
+    }
+  });
+});

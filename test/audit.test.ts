@@ -5,12 +5,13 @@
 // start on a bad policy, under both naming presets.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import { gunzipSync } from "node:zlib";
 import { ApiClient } from "./support/api-client.ts";
 import { type GatewayProcess, oldestAndNewestKubectl, startGateway } from "./support/gateway-process.ts";
 import { eventually } from "./support/watch.ts";
@@ -416,6 +417,127 @@ describe("log rotation", () => {
   });
 });
 
+describe("--audit-log-compress", () => {
+  it("rotated files are gzipped beside the log (<backup>.log.gz), the uncompressed backup removed", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "policy.yaml");
+    await writeFile(
+      file,
+      policy(
+        "audit.cluster.io",
+        '  - level: Request\n    resources: [{group: "", resources: ["configmaps"]}]\n',
+      ),
+    );
+    const logPath = join(dir, "logs", "audit.log");
+    const gw = await startGateway([
+      "--storage-backend=memory",
+      `--audit-policy-file=${file}`,
+      `--audit-log-path=${logPath}`,
+      "--audit-log-maxsize=1",
+      "--audit-log-compress",
+    ]);
+    try {
+      const api = new ApiClient(gw.kubeconfig);
+      const big = "x".repeat(300_000);
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await api.call("POST", "/api/v1/namespaces/default/configmaps", {
+          body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `gz-${i}` }, data: { big } },
+        });
+        assert.equal(res.status, 201);
+        ids.push(String(res.headers["audit-id"]));
+      }
+      const backup = /^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log\.gz$/;
+      await eventually(
+        async () => {
+          const files = await readdir(join(dir, "logs"));
+          return files.some((f) => backup.test(f)) && files.every((f) => f === "audit.log" || backup.test(f));
+        },
+        10_000,
+        "a compressed backup and no uncompressed one",
+      );
+      const files = (await readdir(join(dir, "logs"))).filter((f) => backup.test(f));
+      const rotated = files.flatMap((f) =>
+        gunzipSync(readFileSync(join(dir, "logs", f)))
+          .toString("utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Event),
+      );
+      assert.ok(rotated.length > 0);
+      assert.ok(
+        rotated.some((e) => e.auditID === ids[0] && e.stage === "ResponseComplete"),
+        "the first request's event is in the compressed backup",
+      );
+      const current = await events(logPath);
+      assert.ok(
+        current.some((e) => e.auditID === ids.at(-1)),
+        "the newest events in the live file",
+      );
+    } finally {
+      await gw.stop();
+      await rm(gw.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a rotation that fails, in each mode", () => {
+  // The log's directory becomes a plain file after the start, so the rotation can neither move
+  // the log nor make a new one (a permission change would not stop a root-run test).
+  const audited = policy(
+    "audit.cluster.io",
+    '  - level: Request\n    namespaces: ["audited"]\n    resources: [{group: "", resources: ["configmaps"]}]\n',
+  );
+  for (const mode of ["blocking", "batch", "blocking-strict"]) {
+    it(`--audit-log-mode=${mode}`, async () => {
+      const dir = await tempDir();
+      const file = join(dir, "policy.yaml");
+      await writeFile(file, audited);
+      const logDir = join(dir, "logs");
+      const gw = await startGateway([
+        "--storage-backend=memory",
+        `--audit-policy-file=${file}`,
+        `--audit-log-path=${join(logDir, "audit.log")}`,
+        "--audit-log-maxsize=1",
+        `--audit-log-mode=${mode}`,
+        "--audit-log-batch-max-wait=100ms",
+      ]);
+      try {
+        const api = new ApiClient(gw.kubeconfig);
+        await api.call("POST", "/api/v1/namespaces", {
+          body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "audited" } },
+        });
+        await rm(logDir, { recursive: true });
+        await writeFile(logDir, "not a directory");
+        const big = "x".repeat(300_000);
+        const statuses: number[] = [];
+        // About 1.2 MB of events by the fourth: past the 1 MB at which the log rotates.
+        for (let i = 0; i < 8; i++) {
+          const res = await api.call("POST", "/api/v1/namespaces/audited/configmaps", {
+            body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `rot-${i}` }, data: { big } },
+          });
+          statuses.push(res.status);
+          if (res.status === 500)
+            assert.equal((res.body as Event).message, "Internal error occurred: failed to store audit event");
+        }
+        await eventually(
+          async () => (await counter(api, "apiserver_audit_error_total", 'plugin="log"')) >= 1,
+          10_000,
+          "the failed rotation counted",
+        );
+        if (mode === "blocking-strict")
+          assert.ok(statuses.includes(500), `requests fail once events cannot be stored: ${statuses}`);
+        else assert.deepEqual(new Set(statuses), new Set([201]), "requests continue");
+        const other = await api.call("GET", "/api/v1/namespaces/default/configmaps");
+        assert.equal(other.status, 200, "requests the policy does not audit are unaffected");
+      } finally {
+        await gw.stop();
+        await rm(gw.dataDir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
 describe("a full disk (/dev/full) in each mode", () => {
   const configmapsOnly = policy(
     "audit.cluster.io",
@@ -455,6 +577,73 @@ describe("a full disk (/dev/full) in each mode", () => {
       }
     });
   }
+});
+
+describe("--audit-log-truncate-*", () => {
+  it("an event over the max size loses its bodies (annotated truncated); one still too big is dropped and counted", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "policy.yaml");
+    await writeFile(
+      file,
+      policy(
+        "audit.cluster.io",
+        '  - level: RequestResponse\n    namespaces: ["trunc"]\n    resources: [{group: "", resources: ["configmaps"]}]\n',
+      ),
+    );
+    const logPath = join(dir, "audit.log");
+    const gw = await startGateway([
+      "--storage-backend=memory",
+      `--audit-policy-file=${file}`,
+      `--audit-log-path=${logPath}`,
+      "--audit-log-truncate-enabled",
+      "--audit-log-truncate-max-event-size=8000",
+      "--audit-log-truncate-max-batch-size=8000",
+    ]);
+    try {
+      const api = new ApiClient(gw.kubeconfig);
+      await api.call("POST", "/api/v1/namespaces", {
+        body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "trunc" } },
+      });
+      const create = async (name: string, size: number) => {
+        const res = await api.call("POST", "/api/v1/namespaces/trunc/configmaps", {
+          body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { k: "v".repeat(size) } },
+        });
+        assert.equal(res.status, 201);
+        return String(res.headers["audit-id"]);
+      };
+      const small = (await eventsOf(logPath, await create("small", 100), 2)).find(
+        (e) => e.stage === "ResponseComplete",
+      );
+      assert.equal(small?.requestObject?.data?.k.length, 100, "a small event keeps its bodies");
+      assert.equal(small?.responseObject?.metadata?.name, "small");
+      assert.equal(small?.annotations?.["audit.cluster.io/truncated"], undefined);
+
+      const big = (await eventsOf(logPath, await create("big", 10_000), 2)).find(
+        (e) => e.stage === "ResponseComplete",
+      );
+      assert.equal(big?.requestObject, undefined);
+      assert.equal(big?.responseObject, undefined);
+      assert.equal(big?.annotations?.["audit.cluster.io/truncated"], "true");
+      assert.equal(big?.objectRef?.name, "big", "the metadata stays");
+      assert.equal(big?.responseStatus?.code, 201);
+
+      // Nothing to leave out of a URI: past the size even without bodies, the event is dropped.
+      const before = await counter(api, "apiserver_audit_error_total", 'plugin="truncate"');
+      const long = await api.call("GET", `/api/v1/namespaces/trunc/configmaps/small?pad=${"p".repeat(9000)}`);
+      assert.equal(long.status, 200);
+      await eventually(
+        async () => (await counter(api, "apiserver_audit_error_total", 'plugin="truncate"')) >= before + 2,
+        10_000,
+        "both stages of the long request counted as dropped",
+      );
+      const later = await api.call("GET", "/api/v1/namespaces/trunc/configmaps/small");
+      await eventsOf(logPath, String(later.headers["audit-id"]), 2);
+      assert.ok(!(await events(logPath)).some((e) => e.auditID === long.headers["audit-id"]));
+    } finally {
+      await gw.stop();
+      await rm(gw.dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("refusing to start", () => {
@@ -529,6 +718,19 @@ describe("refusing to start", () => {
       /--audit-webhook-config-file: .*kc\.yaml.*server/,
     ],
     ["an unknown log format", async () => ["--audit-log-format=xml"], /audit-log-format/],
+    [
+      "a truncate batch size below the event size",
+      async (d) => {
+        await writeFile(join(d, "p.yaml"), policy("audit.cluster.io", "  - level: Metadata\n"));
+        return [
+          `--audit-policy-file=${join(d, "p.yaml")}`,
+          `--audit-log-path=${join(d, "audit.log")}`,
+          "--audit-log-truncate-max-event-size=2000",
+          "--audit-log-truncate-max-batch-size=1000",
+        ];
+      },
+      /--audit-log-truncate-max-batch-size: invalid audit truncate log max batch size 1000, must be greater than max event size \(2000\)/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(what, async () => {

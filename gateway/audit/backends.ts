@@ -6,6 +6,9 @@
 // background. Failures are counted per plugin (`apiserver_audit_error_total`), never thrown.
 import {
   closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
   fstatSync,
   mkdirSync,
   openSync,
@@ -15,8 +18,11 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createGzip } from "node:zlib";
 import type { Naming } from "../../backends/naming/index.ts";
 import { ApiClient, loadKubeconfig } from "../../plugins/client/index.ts";
 
@@ -59,6 +65,19 @@ export interface LogBackendOptions {
   readonly maxBackups: number;
   /** Megabytes before the file is rotated (0: upstream's rotation default, 100). */
   readonly maxSize: number;
+  /** Gzip rotated files (`<backup>.gz`), in the background, as lumberjack does. */
+  readonly compress?: boolean;
+}
+
+// One JSON encoding per event, shared by the truncate plugin's sizing and the log's line.
+const encoded = new WeakMap<AuditEvent, string>();
+export function encodeEvent(ev: AuditEvent): string {
+  let json = encoded.get(ev);
+  if (json === undefined) {
+    json = JSON.stringify(ev);
+    encoded.set(ev, json);
+  }
+  return json;
 }
 
 const DEFAULT_MAX_SIZE_MB = 100;
@@ -101,6 +120,7 @@ export class LogBackend implements AuditBackend {
   readonly #maxBytes: number;
   #fd = -1;
   #size = 0;
+  #milling: Promise<void> | undefined;
 
   /** Opens (creating) the file now, so an unusable path stops the start. */
   constructor(options: LogBackendOptions, onError: PluginErrorHandler) {
@@ -115,32 +135,54 @@ export class LogBackend implements AuditBackend {
   }
 
   #open(): void {
+    // As lumberjack: a directory removed under the log is made again.
+    mkdirSync(dirname(this.#options.path), { recursive: true, mode: 0o700 });
     this.#fd = openSync(this.#options.path, "a", 0o600);
     this.#size = fstatSync(this.#fd).size;
   }
 
+  /** Moves the file to its backup name and starts a new one; a failure leaves no file open. */
   #rotate(): void {
     if (this.#fd >= 0) closeSync(this.#fd);
     this.#fd = -1;
-    renameSync(this.#options.path, backupName(this.#options.path, new Date()));
+    const { path } = this.#options;
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (existsSync(path)) renameSync(path, backupName(path, new Date()));
     this.#open();
-    this.#prune();
+    this.#mill();
+  }
+
+  /** The rotated files beside the log, newest first (compressed or not). */
+  #backups(): { file: string; mtime: number }[] {
+    const { path } = this.#options;
+    const ext = extname(path);
+    const stem = basename(path, ext);
+    const dir = dirname(path);
+    return readdirSync(dir)
+      .filter(
+        (f) =>
+          f.startsWith(`${stem}-`) && (f.endsWith(ext) || f.endsWith(`${ext}.gz`)) && f !== basename(path),
+      )
+      .map((f) => ({ file: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+  }
+
+  /** After a rotation, in order: prune, then compress what is left (one run at a time). */
+  #mill(): void {
+    const run = async (): Promise<void> => {
+      this.#prune();
+      if (this.#options.compress) await this.#compress();
+    };
+    this.#milling = (this.#milling ?? Promise.resolve()).then(run, run);
   }
 
   /** Drops backups past --audit-log-maxbackup or older than --audit-log-maxage days (best effort). */
   #prune(): void {
-    const { path, maxBackups, maxAge } = this.#options;
+    const { maxBackups, maxAge } = this.#options;
     if (maxBackups <= 0 && maxAge <= 0) return;
-    const ext = extname(path);
-    const stem = basename(path, ext);
-    const dir = dirname(path);
     try {
-      const backups = readdirSync(dir)
-        .filter((f) => f.startsWith(`${stem}-`) && f.endsWith(ext) && f !== basename(path))
-        .map((f) => ({ file: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
-        .sort((a, b) => b.mtime - a.mtime);
       const cutoff = Date.now() - maxAge * 24 * 3_600_000;
-      backups.forEach((b, i) => {
+      this.#backups().forEach((b, i) => {
         if ((maxBackups > 0 && i >= maxBackups) || (maxAge > 0 && b.mtime < cutoff)) unlinkSync(b.file);
       });
     } catch {
@@ -148,10 +190,31 @@ export class LogBackend implements AuditBackend {
     }
   }
 
+  /** Gzips each uncompressed backup to `<name>.gz` and removes it; a failed one stays as it was. */
+  async #compress(): Promise<void> {
+    let pending: string[];
+    try {
+      pending = this.#backups()
+        .map((b) => b.file)
+        .filter((f) => !f.endsWith(".gz"));
+    } catch {
+      return;
+    }
+    for (const file of pending) {
+      const gz = `${file}.gz`;
+      try {
+        await pipeline(createReadStream(file), createGzip(), createWriteStream(gz, { mode: 0o600 }));
+        unlinkSync(file);
+      } catch {
+        await rm(gz, { force: true });
+      }
+    }
+  }
+
   process(events: readonly AuditEvent[]): boolean {
     let ok = true;
     for (const ev of events) {
-      const line = `${this.#options.format === "legacy" ? legacyLine(ev) : JSON.stringify(ev)}\n`;
+      const line = `${this.#options.format === "legacy" ? legacyLine(ev) : encodeEvent(ev)}\n`;
       const bytes = Buffer.byteLength(line);
       try {
         if (this.#fd !== 1) {
@@ -171,6 +234,74 @@ export class LogBackend implements AuditBackend {
   async shutdown(): Promise<void> {
     if (this.#fd > 2) closeSync(this.#fd);
     this.#fd = -1;
+    await this.#milling;
+  }
+}
+
+// ---- truncate ----
+
+export interface TruncateConfig {
+  /** Bytes of one encoded event; a bigger one loses its bodies, and if still bigger is dropped. */
+  readonly maxEventSize: number;
+  /** Bytes of encoded events handed to the delegate at once; a bigger batch is split. */
+  readonly maxBatchSize: number;
+  /** `audit.<domain>/truncated`, set to "true" on an event that lost its bodies. */
+  readonly annotationKey: string;
+}
+
+/** An event's encoded size as the log writes it (the JSON and its newline). */
+function eventSize(ev: AuditEvent): number {
+  return Buffer.byteLength(encodeEvent(ev)) + 1;
+}
+
+/** Upstream's truncate plugin, in front of a backend's mode (`--audit-<log|webhook>-truncate-*`). */
+export class TruncateBackend implements AuditBackend {
+  readonly #delegate: AuditBackend;
+  readonly #config: TruncateConfig;
+  readonly #onError: PluginErrorHandler;
+
+  constructor(delegate: AuditBackend, config: TruncateConfig, onError: PluginErrorHandler) {
+    this.#delegate = delegate;
+    this.#config = config;
+    this.#onError = onError;
+  }
+
+  process(events: readonly AuditEvent[]): boolean | Promise<boolean> {
+    const { maxEventSize, maxBatchSize, annotationKey } = this.#config;
+    const results: (boolean | Promise<boolean>)[] = [];
+    let batch: AuditEvent[] = [];
+    let batchSize = 0;
+    let dropped = 0;
+    for (let ev of events) {
+      let size = eventSize(ev);
+      // Only an event with bodies (Request level and above) has anything to leave out.
+      if (size > maxEventSize && (ev.level === "Request" || ev.level === "RequestResponse")) {
+        const { requestObject: _req, responseObject: _res, ...rest } = ev;
+        ev = { ...rest, annotations: { ...(ev.annotations as object | undefined), [annotationKey]: "true" } };
+        size = eventSize(ev);
+      }
+      if (size > maxEventSize) {
+        dropped++;
+        continue;
+      }
+      if (batch.length > 0 && batchSize + size > maxBatchSize) {
+        results.push(this.#delegate.process(batch));
+        batch = [];
+        batchSize = 0;
+      }
+      batch.push(ev);
+      batchSize += size;
+    }
+    if (batch.length > 0) results.push(this.#delegate.process(batch));
+    if (dropped > 0)
+      this.#onError("truncate", dropped, new Error("event is too large even after truncating"));
+    if (results.some((r) => r instanceof Promise))
+      return Promise.all(results).then((all) => all.every(Boolean));
+    return results.every(Boolean);
+  }
+
+  shutdown(): Promise<void> {
+    return this.#delegate.shutdown();
   }
 }
 

@@ -10,6 +10,8 @@ import {
   type BatchConfig,
   LogBackend,
   type PluginErrorHandler,
+  TruncateBackend,
+  type TruncateConfig,
   UnionBackend,
   WebhookBackend,
   withMode,
@@ -43,6 +45,13 @@ export interface AuditBatchOptions {
   readonly throttleBurst: number;
 }
 
+/** The truncate flags of one backend (`--audit-<log|webhook>-truncate-*`), sizes in bytes. */
+export interface AuditTruncateOptions {
+  readonly enabled: boolean;
+  readonly maxBatchSize: number;
+  readonly maxEventSize: number;
+}
+
 export interface AuditOptions {
   readonly policyFile: string | undefined;
   readonly logPath: string | undefined;
@@ -51,12 +60,15 @@ export interface AuditOptions {
   readonly logMaxBackup: number;
   readonly logMaxSize: number;
   readonly logVersion: string | undefined;
+  readonly logCompress: boolean;
   readonly logBatch: AuditBatchOptions;
+  readonly logTruncate: AuditTruncateOptions;
   readonly webhookConfigFile: string | undefined;
   /** Milliseconds. */
   readonly webhookInitialBackoff: number;
   readonly webhookVersion: string | undefined;
   readonly webhookBatch: AuditBatchOptions;
+  readonly webhookTruncate: AuditTruncateOptions;
 }
 
 export interface AuditSetupMetrics extends AuditMetrics {
@@ -74,6 +86,12 @@ export function auditOptions(o: ServerOptions): AuditOptions {
     logMaxBackup: o.auditLogMaxbackup,
     logMaxSize: o.auditLogMaxsize,
     logVersion: o.auditLogVersion,
+    logCompress: o.auditLogCompress,
+    logTruncate: {
+      enabled: o.auditLogTruncateEnabled,
+      maxBatchSize: o.auditLogTruncateMaxBatchSize,
+      maxEventSize: o.auditLogTruncateMaxEventSize,
+    },
     logBatch: {
       mode: o.auditLogMode,
       bufferSize: o.auditLogBatchBufferSize,
@@ -86,6 +104,11 @@ export function auditOptions(o: ServerOptions): AuditOptions {
     webhookConfigFile: o.auditWebhookConfigFile,
     webhookInitialBackoff: o.auditWebhookInitialBackoff,
     webhookVersion: o.auditWebhookVersion,
+    webhookTruncate: {
+      enabled: o.auditWebhookTruncateEnabled,
+      maxBatchSize: o.auditWebhookTruncateMaxBatchSize,
+      maxEventSize: o.auditWebhookTruncateMaxEventSize,
+    },
     webhookBatch: {
       mode: o.auditWebhookMode,
       bufferSize: o.auditWebhookBatchBufferSize,
@@ -125,6 +148,34 @@ function batchConfig(flag: string, o: AuditBatchOptions, asyncDelegate: boolean)
   };
 }
 
+/** The truncate settings, checked with upstream's words; undefined when truncating is off. */
+function truncateConfig(
+  plugin: "log" | "webhook",
+  o: AuditTruncateOptions,
+  annotationKey: string,
+): TruncateConfig | undefined {
+  if (o.maxEventSize <= 0)
+    throw new AuditConfigError(
+      `--audit-${plugin}-truncate-max-event-size: invalid audit truncate ${plugin} max event size ${o.maxEventSize}, must be a positive number`,
+    );
+  if (o.maxBatchSize < o.maxEventSize)
+    throw new AuditConfigError(
+      `--audit-${plugin}-truncate-max-batch-size: invalid audit truncate ${plugin} max batch size ${o.maxBatchSize}, must be greater than max event size (${o.maxEventSize})`,
+    );
+  return o.enabled
+    ? { maxBatchSize: o.maxBatchSize, maxEventSize: o.maxEventSize, annotationKey }
+    : undefined;
+}
+
+/** Upstream's order: truncate in front of the mode (so batches are split before buffering). */
+function withTruncate(
+  backend: AuditBackend,
+  config: TruncateConfig | undefined,
+  onError: PluginErrorHandler,
+): AuditBackend {
+  return config ? new TruncateBackend(backend, config, onError) : backend;
+}
+
 function checkVersion(flag: string, value: string | undefined, apiVersion: string): void {
   if (value !== undefined && value !== apiVersion)
     throw new AuditConfigError(
@@ -155,6 +206,12 @@ export function createAuditor(
     if (v < 0) throw new AuditConfigError(`--audit-log-${flag} must not be negative`);
   const logBatch = batchConfig("log", options.logBatch, false);
   const webhookBatch = batchConfig("webhook", options.webhookBatch, true);
+  // Checked only for a configured backend, as upstream.
+  const truncatedKey = `${naming.group("audit")}/truncated`;
+  const logTruncate = options.logPath ? truncateConfig("log", options.logTruncate, truncatedKey) : undefined;
+  const webhookTruncate = options.webhookConfigFile
+    ? truncateConfig("webhook", options.webhookTruncate, truncatedKey)
+    : undefined;
   if (options.webhookInitialBackoff <= 0)
     throw new AuditConfigError("--audit-webhook-initial-backoff must be positive");
   let policy: ReturnType<typeof loadPolicyFile>;
@@ -188,13 +245,20 @@ export function createAuditor(
           maxAge: options.logMaxAge,
           maxBackups: options.logMaxBackup,
           maxSize: options.logMaxSize,
+          compress: options.logCompress,
         },
         onError,
       );
     } catch (err) {
       throw new AuditConfigError(`--audit-log-path: ${(err as Error).message}`);
     }
-    backends.push(withMode(log, options.logBatch.mode as AuditMode, logBatch, onError));
+    backends.push(
+      withTruncate(
+        withMode(log, options.logBatch.mode as AuditMode, logBatch, onError),
+        logTruncate,
+        onError,
+      ),
+    );
   }
   if (options.webhookConfigFile) {
     let webhook: WebhookBackend;
@@ -211,7 +275,13 @@ export function createAuditor(
     } catch (err) {
       throw new AuditConfigError(`--audit-webhook-config-file: ${(err as Error).message}`);
     }
-    backends.push(withMode(webhook, options.webhookBatch.mode as AuditMode, webhookBatch, onError));
+    backends.push(
+      withTruncate(
+        withMode(webhook, options.webhookBatch.mode as AuditMode, webhookBatch, onError),
+        webhookTruncate,
+        onError,
+      ),
+    );
   }
   if (backends.length === 0) return undefined;
   const backend = backends.length === 1 ? (backends[0] as AuditBackend) : new UnionBackend(backends);
