@@ -22,6 +22,9 @@
 //       extension API server (a second gateway behind an              the extension, and its own watch
 //       APIService), 50 and 1 conns; watch events through the
 //       proxy (writes straight to the extension)
+//   S15 S1 (50 conns) against a second gateway auditing every        vs S1 on the gateway without audit
+//       request at Metadata to a file (config/audit-policy.yaml,       (both pinned to CPU 0, alternating)
+//       the log backend's default blocking mode)
 //
 // Objects: ConfigMaps whose one data value is a Pod-like JSON string (fixtures.ts, ~2.4 KB). Creates
 // use explicit names (prefix + counter) so that the delete runs can take exactly the created names;
@@ -36,7 +39,7 @@
 // otherwise idle core would have).
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -71,12 +74,12 @@ import type { WatchClientConfig, WatchClientResult } from "./watch-client.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
-const SCENARIOS = ["S1", "S2", "S3", "S5", "S7", "S9", "S11", "S12"] as const;
+const SCENARIOS = ["S1", "S2", "S3", "S5", "S7", "S9", "S11", "S12", "S15"] as const;
 type ScenarioId = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: node test/bench/http.ts [--quick] [--only=${SCENARIOS.join(",")}] [--cpu-prof=<dir>]
   --quick           shorter runs and fewer pairs (about 2 minutes)
-  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7,S9,S11,S12 as in BENCHMARKS.md)
+  --only=<ids>      comma-separated scenario ids (S1,S2,S3,S5,S7,S9,S11,S12,S15 as in BENCHMARKS.md)
   --cpu-prof=<dir>  run the gateway under node --cpu-prof, writing its profile to <dir>`;
 
 let cpuProf: string | undefined;
@@ -511,6 +514,28 @@ async function deleteNames(env: Env, prefix: string, from: number, to: number): 
   });
 }
 
+type GetSpec = Pick<WrkSpec, "port" | "pid" | "mode" | "path">;
+
+/** Interleaved GET runs, baseline first in each pair (S1's method, shared with S15). */
+async function getPairs(
+  subjectSpec: GetSpec,
+  baseSpec: GetSpec,
+  subjectName: string,
+  run: { connections: number; pairs: number; runS: number; warmS: number },
+): Promise<{ subject: RunResult[]; base: RunResult[] }> {
+  const { connections, pairs, runS, warmS } = run;
+  const base: RunResult[] = [];
+  const subject: RunResult[] = [];
+  for (let i = 0; i < pairs; i++) {
+    base.push(await warmAndRun({ ...baseSpec, connections, seconds: runS }, warmS));
+    subject.push(await warmAndRun({ ...subjectSpec, connections, seconds: runS }, warmS));
+    progress(
+      `    pair ${i + 1}: baseline ${fmtRate(base[i]?.rate ?? 0)}, ${subjectName} ${fmtRate(subject[i]?.rate ?? 0)}`,
+    );
+  }
+  return { subject, base };
+}
+
 async function benchGet(env: Env): Promise<void> {
   const name = "bench-get";
   await createObject(env, CM_PATH, configMapJson(NS, name, 0, "0"));
@@ -525,15 +550,12 @@ async function benchGet(env: Env): Promise<void> {
     [1, CFG.minorPairs, CFG.minorRunS, CFG.minorWarmS],
   ] as const) {
     progress(`S1: GET one ConfigMap (${fmtBytes(bytes)}), ${connections} conn, ${pairs} pairs of ${runS} s`);
-    const base: RunResult[] = [];
-    const gw: RunResult[] = [];
-    for (let i = 0; i < pairs; i++) {
-      base.push(await warmAndRun({ ...baseSpec, connections, seconds: runS }, warmS));
-      gw.push(await warmAndRun({ ...gwSpec, connections, seconds: runS }, warmS));
-      progress(
-        `    pair ${i + 1}: baseline ${fmtRate(base[i]?.rate ?? 0)}, gateway ${fmtRate(gw[i]?.rate ?? 0)}`,
-      );
-    }
+    const { subject: gw, base } = await getPairs(gwSpec, baseSpec, "gateway", {
+      connections,
+      pairs,
+      runS,
+      warmS,
+    });
     checkRuns(`S1 GET ${connections} conn (gateway)`, gw);
     checkRuns(`S1 GET ${connections} conn (baseline)`, base);
     const ratios = gw.map((g, i) => g.rate / (base[i] as RunResult).rate);
@@ -1276,6 +1298,71 @@ function growthRow(what: string, sizes: string, runs: [RunResult[], RunResult[]]
   });
 }
 
+// ---- S15: S1 with audit --------------------------------------------------------------------------
+
+/**
+ * A second gateway like the first (same token, own embedded store, pinned to CPU 0) that audits
+ * every request at Metadata to a file; S1's GET at 50 connections alternates between the two.
+ */
+async function benchAudit(env: Env, tmpRoot: string): Promise<void> {
+  const auditLog = join(tmpRoot, "audit.log");
+  const audited = await startBenchGateway([
+    `--token-auth-file=${tokenDir ? join(tokenDir, "tokens.csv") : await benchTokenFile()}`,
+    `--audit-policy-file=${resolve(HERE, "../../config/audit-policy.yaml")}`,
+    `--audit-log-path=${auditLog}`,
+  ]);
+  children.add(audited.child);
+  try {
+    const pid = audited.child.pid as number;
+    pin(pid, 0);
+    progress(`S15: audited gateway pid ${pid} on port ${audited.port}, audit log ${auditLog}`);
+    const name = "bench-get";
+    const auditedEnv: Env = { ...env, gw: audited, gwPid: pid, api: new ApiClient(audited.kubeconfig) };
+    for (const e of [env, auditedEnv]) await createObject(e, CM_PATH, configMapJson(NS, name, 0, "0"));
+    const bytes = Buffer.byteLength(
+      (await expectStatus(auditedEnv, "GET", `${CM_PATH}/${name}`, undefined, [200])).text,
+    );
+    const path = `${CM_PATH}/${name}`;
+    progress(
+      `S15: GET one ConfigMap (${fmtBytes(bytes)}), ${CONNS} conn, audited vs not, ${CFG.pairs} pairs of ${CFG.runS} s`,
+    );
+    const { subject, base } = await getPairs(
+      { port: audited.port, pid, mode: "get", path },
+      { port: env.gw.port, pid: env.gwPid, mode: "get", path },
+      "audited",
+      { connections: CONNS, pairs: CFG.pairs, runS: CFG.runS, warmS: CFG.warmS },
+    );
+    checkRuns("S15 GET (audited)", subject);
+    checkRuns("S15 GET (not audited)", base);
+    const lines = readFileSync(auditLog, "utf8").split("\n").length - 1;
+    const served = subject.reduce((n, r) => n + r.ok, 0);
+    const ratios = subject.map((g, i) => g.rate / (base[i] as RunResult).rate);
+    add({
+      id: "S15",
+      figure: `GET ConfigMap (${fmtBytes(bytes)}), ${CONNS} conns, every request audited (Metadata, log file)`,
+      subject: fmtList(
+        subject.map((r) => r.rate),
+        fmtRate,
+      ),
+      baseline: `S1 without audit ${fmtList(
+        base.map((r) => r.rate),
+        fmtRate,
+      )}`,
+      ratio: fmtRatio(ratios),
+      cpu: cpuCell(subject, base),
+      target: "≥ 0.85x",
+      verdict: verdict(median(ratios) >= 0.85),
+    });
+    notes.push(
+      `S15: ${lines} audit events written (${fmtBytes(statSync(auditLog).size)}) for about ${served} measured requests plus warm-ups`,
+    );
+  } finally {
+    await audited.stop();
+    children.delete(audited.child);
+    await rm(audited.dataDir, { recursive: true, force: true });
+  }
+}
+
 // ---- S12: GET and watch through the gateway to an extension API server ----------------------------
 
 const EXT_GROUP = "bench.example.com";
@@ -1506,6 +1593,21 @@ async function benchAggregation(env: Env): Promise<void> {
 
 // ---- main ---------------------------------------------------------------------------------------------
 
+/** A gateway under test: with --cpu-prof, run under `node --cpu-prof` writing to that directory. */
+async function startBenchGateway(args: string[]): Promise<GatewayProcess> {
+  const savedNodeOptions = process.env.NODE_OPTIONS;
+  if (CPU_PROF !== undefined)
+    process.env.NODE_OPTIONS = `${savedNodeOptions ?? ""} --cpu-prof --cpu-prof-dir=${CPU_PROF}`.trim();
+  try {
+    return await startGateway(args);
+  } finally {
+    if (CPU_PROF !== undefined) {
+      if (savedNodeOptions === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = savedNodeOptions;
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const started = now();
   if (!haveCommand("wrk", ["--version"]))
@@ -1518,17 +1620,7 @@ async function main(): Promise<void> {
   try {
     // The orchestrator (mostly idle while wrk runs; the fdatasync loop of S3) stays off CPU 0.
     pin(process.pid, 1);
-    const savedNodeOptions = process.env.NODE_OPTIONS;
-    if (CPU_PROF !== undefined)
-      process.env.NODE_OPTIONS = `${savedNodeOptions ?? ""} --cpu-prof --cpu-prof-dir=${CPU_PROF}`.trim();
-    try {
-      gw = await startGateway([`--token-auth-file=${await benchTokenFile()}`]);
-    } finally {
-      if (CPU_PROF !== undefined) {
-        if (savedNodeOptions === undefined) delete process.env.NODE_OPTIONS;
-        else process.env.NODE_OPTIONS = savedNodeOptions;
-      }
-    }
+    gw = await startBenchGateway([`--token-auth-file=${await benchTokenFile()}`]);
     children.add(gw.child);
     pin(gw.child.pid as number, 0);
     progress(`gateway pid ${gw.child.pid} on port ${gw.port} (embedded, durable), pinned to CPU 0`);
@@ -1558,6 +1650,7 @@ async function main(): Promise<void> {
     await section(["S9"], "S9 unpaged LIST", () => benchUnpagedList(env));
     await section(["S11"], "S11 growth 1k to 100k", () => benchGrowth(env));
     await section(["S12"], "S12 aggregation", () => benchAggregation(env));
+    await section(["S15"], "S15 audit", () => benchAudit(env, tmpRoot));
 
     if (setupTimeouts > 0)
       notes.push(
