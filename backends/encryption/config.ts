@@ -14,7 +14,7 @@ export interface EncryptionKey {
 
 export type ProviderConfig =
   | { readonly type: "identity" }
-  | { readonly type: "aesgcm" | "aescbc"; readonly keys: readonly EncryptionKey[] }
+  | { readonly type: "aesgcm" | "aescbc" | "secretbox"; readonly keys: readonly EncryptionKey[] }
   | {
       readonly type: "kms";
       readonly name: string;
@@ -254,13 +254,10 @@ function parseProvider(
       const keys = parseKeys(conf.keys, `${path}.${type}.keys`, AES_KEY_SIZES, errors);
       return keys ? { type, keys } : undefined;
     }
-    case "secretbox":
-      // Validated like upstream first, so a wrong key still names its field.
-      parseKeys(conf.keys, `${path}.secretbox.keys`, [32], errors);
-      errors.push(
-        `${path}.secretbox: Unsupported value: "secretbox": XSalsa20-Poly1305 is not available to this server (no vetted implementation is installed); use aesgcm, aescbc or kms`,
-      );
-      return undefined;
+    case "secretbox": {
+      const keys = parseKeys(conf.keys, `${path}.secretbox.keys`, [32], errors);
+      return keys ? { type, keys } : undefined;
+    }
     case "kms":
       return parseKms(conf, `${path}.kms`, kmsNames, reload, errors);
   }

@@ -84,6 +84,34 @@ describe("providers in upstream's byte layouts", () => {
     );
   });
 
+  it("secretbox: prefix, then a 24-byte nonce and NaCl's secretbox (tag first), as libsodium seals it", async () => {
+    const key = Buffer.from(Array.from({ length: 32 }, (_, i) => i));
+    const t = await transformersFor([
+      { resources: ["secrets"], providers: [{ secretbox: { keys: [{ name: "sb", secret: b64(key) }] } }] },
+    ]);
+    // Sealed by libsodium's crypto_secretbox_easy (an independent implementation), key 00..1f,
+    // nonce 64..7b.
+    const message = Buffer.from('{"kind":"Secret","data":{"a":"c2VjcmV0"}}');
+    const sealed = Buffer.from(
+      "640e994969fec4bf6e22427495c63786799bf2a054d2ecd392ae46f745e1d73a12885cc690c76921dd2e23b630a9aabafe0597751907b99988",
+      "hex",
+    );
+    const nonce = Buffer.from(Array.from({ length: 24 }, (_, i) => 100 + i));
+    const stored = Buffer.concat([Buffer.from("k8s:enc:secretbox:v1:sb:"), nonce, sealed]);
+    const aad = Buffer.from(SECRET_KEY);
+    assert.deepEqual(await t.forKey(SECRET_KEY)?.fromStorage(stored, aad), { data: message, stale: false });
+    const out = await t.forKey(SECRET_KEY)?.toStorage(plain, aad);
+    assert.ok(out);
+    assert.equal(out.length, "k8s:enc:secretbox:v1:sb:".length + 24 + 16 + plain.length);
+    assert.deepEqual(await t.forKey(SECRET_KEY)?.fromStorage(out, aad), { data: plain, stale: false });
+    const altered = Buffer.from(out);
+    altered[altered.length - 1] = (altered[altered.length - 1] ?? 0) ^ 1;
+    await assert.rejects(
+      t.forKey(SECRET_KEY)?.fromStorage(altered, aad) as Promise<unknown>,
+      /output array was not large enough for encryption/,
+    );
+  });
+
   it("the first provider writes, every provider reads, and a value read by any but the first is stale", async () => {
     const old = await transformersFor([
       { resources: ["secrets"], providers: [{ aescbc: { keys: [{ name: "old", secret: b64(key16) }] } }] },
@@ -219,7 +247,7 @@ describe("EncryptionConfiguration: a bad file names itself and the field", () =>
     );
   });
 
-  it("refuses an unknown provider, two in one element, and secretbox (not available here)", () => {
+  it("refuses an unknown provider, two in one element, and a secretbox key of the wrong length", () => {
     refuse(
       [{ resources: ["secrets"], providers: [{ aesctr: {} }] }],
       /resources\[0\]\.providers\[0\]: Invalid value: "aesctr": provider does not contain any of the expected providers/,
@@ -229,8 +257,8 @@ describe("EncryptionConfiguration: a bad file names itself and the field", () =>
       /more than one provider specified in a single element/,
     );
     refuse(
-      [{ resources: ["secrets"], providers: [{ secretbox: { keys: [{ name: "k", secret: b64(key32) }] } }] }],
-      /resources\[0\]\.providers\[0\]\.secretbox: Unsupported value: "secretbox"/,
+      [{ resources: ["secrets"], providers: [{ secretbox: { keys: [{ name: "k", secret: b64(key16) }] } }] }],
+      /resources\[0\]\.providers\[0\]\.secretbox\.keys\[0\]\.secret/,
     );
   });
 

@@ -4,6 +4,7 @@
 import { AesCbcTransformer, AesGcmTransformer } from "./aes.ts";
 import { type EncryptionConfig, type ProviderConfig, parseGroupResource } from "./config.ts";
 import { connectKmsV2 } from "./kmsv2.ts";
+import { SecretboxTransformer } from "./secretbox.ts";
 import {
   IdentityTransformer,
   type PrefixTransformer,
@@ -110,8 +111,11 @@ async function providerTransformer(
     case "identity":
       return { prefix: Buffer.alloc(0), transformer: new IdentityTransformer(encryptedPrefix) };
     case "aesgcm":
-    case "aescbc": {
-      const make = provider.type === "aesgcm" ? AesGcmTransformer : AesCbcTransformer;
+    case "aescbc":
+    case "secretbox": {
+      const make = { aesgcm: AesGcmTransformer, aescbc: AesCbcTransformer, secretbox: SecretboxTransformer }[
+        provider.type
+      ];
       const keys = provider.keys.map((k) => ({
         prefix: Buffer.from(`${k.name}:`, "latin1"),
         transformer: new make(k.secret),
@@ -119,7 +123,9 @@ async function providerTransformer(
       return {
         prefix: Buffer.from(`${encryptedPrefix}${provider.type}:v1:`, "latin1"),
         transformer: new PrefixTransformers(
-          "no matching key was found for the provided AES transformer",
+          provider.type === "secretbox"
+            ? "no matching key was found for the provided Secretbox transformer"
+            : "no matching key was found for the provided AES transformer",
           keys,
           recorder,
         ),
