@@ -80,7 +80,8 @@ export async function startGateway(
     child,
     output: () => out,
     async stop() {
-      if (child.exitCode !== null) return child.exitCode;
+      // Killed by a signal, a child has no exit code, and its exit event has passed.
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
       const [code] = await once(child, "exit");
