@@ -61,6 +61,15 @@ describe("options", () => {
     assert.equal(DEFAULTS.watchCacheHistoryBytes, Math.floor(getHeapStatistics().heap_size_limit / 16));
   });
 
+  it("reads -v and --v as klog's non-negative verbosity, from flags or --config", () => {
+    assert.equal(loadOptions(["-v=0"], read).v, 0);
+    assert.equal(loadOptions(["-v", "4"], read).v, 4);
+    assert.equal(loadOptions(["--v=10"], read).v, 10);
+    const config = (text: string) => loadOptions(["--config=v.yaml"], () => text);
+    assert.equal(config("v: 3\n").v, 3);
+    assert.throws(() => config("v: -2\n"), /-v\/--v: -2 is not a log verbosity level/);
+  });
+
   it("takes settings from --config, with flags winning", () => {
     const o = loadOptions(["--config=a.yaml", "--data-dir=/override"], read);
     assert.equal(o.dataDir, "/override");
@@ -74,6 +83,10 @@ describe("options", () => {
     [["--storage-backend=disk"], /not one of embedded, memory, etcd/],
     [["--storage-backend=etcd"], /needs --etcd-servers/],
     [["--secure-port=http"], /not an integer/],
+    [["-v=-1"], /-v\/--v: -1 is not a log verbosity level/],
+    [["--v", "-3"], /-v\/--v: -3 is not a log verbosity level/],
+    [["-v=1.5"], /--v: "1.5" is not an integer/],
+    [["-v=high"], /--v: "high" is not an integer/],
     [["--compaction-interval=soon"], /not a duration/],
     [["--watch-cache-history-bytes=0"], /not a positive size/],
     [["--watch-cache-history-bytes=1GB"], /not a positive size/],

@@ -1152,6 +1152,11 @@ export function loadOptions(
   }
   if (options.securePort < 0 || options.securePort > 65535)
     throw new OptionError("--secure-port: out of range");
+  // klog's level is an unsigned 32-bit integer: a negative level is refused, not read as 0.
+  if (options.v < 0 || options.v > 0xffffffff)
+    throw new OptionError(
+      `-v/--v: ${options.v} is not a log verbosity level (an integer from 0; 3 and up log each request)`,
+    );
   if (options.advertiseAddress !== undefined && isIP(options.advertiseAddress) === 0)
     throw new OptionError(`--advertise-address: not an IP address: ${options.advertiseAddress}`);
   checkAuthOptions(options, { ...file, ...flags });

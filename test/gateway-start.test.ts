@@ -89,6 +89,7 @@ describe("npm start", () => {
       ["--storage-backend=etcd"],
       ["--storage-backend=memory", "--etcd-prefix=registry"],
       ["--feature-gates=NoSuchGate=true"],
+      ["-v=-1"],
     ]) {
       const err = await run(process.execPath, [main, ...args]).then(
         () => assert.fail(`${args} was accepted`),
