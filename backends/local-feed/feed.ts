@@ -62,6 +62,15 @@ export class LocalFeed {
     }
   }
 
+  /**
+   * End every current watch with `err` and keep serving new ones (a store that lost its
+   * source of events: its watchers come back and catch up from history).
+   */
+  interrupt(err: Error): void {
+    for (const sub of this.#subscribers) sub.fail(err);
+    this.#subscribers.clear();
+  }
+
   /** End every watch with Unavailable (the store is closing). */
   close(): void {
     this.#closed = true;
