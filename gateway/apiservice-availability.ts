@@ -101,6 +101,8 @@ export class ApiServiceAvailability {
       await this.#checkAll();
       this.synced = true;
       if (this.#pending || this.#o.table.generation !== tableGeneration) continue;
+      // Stopped during the checks: the abort found no wait to end, so none may start.
+      if (signal.aborted) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.#o.periodMs);
         this.#wake = () => {

@@ -397,13 +397,21 @@ async function main(options: ServerOptions): Promise<void> {
   const build = versionInfo();
   const userAgent = (program: string, controller?: string) =>
     `${program}/${build.gitVersion} (${build.platform}) ${naming.productName}/${build.gitCommit.slice(0, 7) || "unknown"}${controller ? `/${controller}` : ""}`;
+  // Every loopback client, closed at shutdown: their kept-alive connections would hold the
+  // server's close open.
+  const loopbackClients: ControllerClient[] = [];
+  const loopbackClient = (credentials: ConstructorParameters<typeof ControllerClient>[0]) => {
+    const client = new ControllerClient(credentials);
+    loopbackClients.push(client);
+    return client;
+  };
   const controllerClient = async (name: string, program = "kube-controller-manager") => {
     const cert = await issueCertificate(ca, {
       commonName: `system:controller:${name}`,
       usage: "client",
       validDays: 30,
     });
-    return new ControllerClient({
+    return loopbackClient({
       server: `https://${loopbackHost}:${options.securePort}`,
       caPem: ca.certPem,
       certPem: cert.certPem,
@@ -422,7 +430,7 @@ async function main(options: ServerOptions): Promise<void> {
     usage: "client",
     validDays: 30,
   });
-  const mastersClient = new ControllerClient({
+  const mastersClient = loopbackClient({
     server: `https://${loopbackHost}:${options.securePort}`,
     caPem: ca.certPem,
     certPem: masters.certPem,
@@ -644,6 +652,7 @@ async function main(options: ServerOptions): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayDuration));
     stopControllers.abort();
     await Promise.allSettled(controllerRuns);
+    await Promise.allSettled(loopbackClients.map((c) => c.destroy()));
     closeAllWatches();
     await app.close();
     await security.close();

@@ -110,7 +110,9 @@ class RegistryInformer implements LocalInformer {
           resourceVersion: String(listed.revision),
         });
         const stop = () => watcher.close("stopped");
-        this.#signal.addEventListener("abort", stop, { once: true });
+        // Aborted while the watch was being set up: no event will come.
+        if (this.#signal.aborted) stop();
+        else this.#signal.addEventListener("abort", stop, { once: true });
         try {
           for await (const d of watcher) {
             if (d.type === "BOOKMARK") continue;

@@ -81,4 +81,9 @@ export class ControllerClient {
   async close(): Promise<void> {
     await this.#client.close();
   }
+
+  /** Close every connection now, requests in flight included (the server is going away). */
+  async destroy(): Promise<void> {
+    await this.#client.destroy();
+  }
 }

@@ -36,6 +36,8 @@ export interface GatewayProcess {
 export async function startGateway(
   args: string[] = [],
   reuse?: { dataDir: string; port: number },
+  /** `waitReady: false` returns once it serves, before /readyz passes (controllers still starting). */
+  how: { waitReady?: boolean } = {},
 ): Promise<GatewayProcess> {
   const dir = reuse?.dataDir ?? (await mkdtemp(join(tmpdir(), "cg-gateway-")));
   const port = reuse?.port ?? (await freePort());
@@ -67,12 +69,13 @@ export async function startGateway(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  await waitReady(
-    dir,
-    port,
-    () => child.exitCode !== null,
-    () => out,
-  );
+  if (how.waitReady !== false)
+    await waitReady(
+      dir,
+      port,
+      () => child.exitCode !== null,
+      () => out,
+    );
   return {
     port,
     dataDir: dir,

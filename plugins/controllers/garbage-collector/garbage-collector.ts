@@ -133,16 +133,15 @@ export class GarbageCollector {
       runs.push(this.#worker(this.#attemptToDelete, (n) => this.#attemptToDeleteItem(n)));
     for (let i = 0; i < Math.max(1, Math.floor(workers / 4)); i++)
       runs.push(this.#worker(this.#attemptToOrphan, (n) => this.#attemptToOrphanItem(n)));
-    signal.addEventListener(
-      "abort",
-      () => {
-        this.#attemptToDelete.close();
-        this.#attemptToOrphan.close();
-        for (const wake of this.#syncWaiters) wake();
-        this.#rediscover?.();
-      },
-      { once: true },
-    );
+    const stop = () => {
+      this.#attemptToDelete.close();
+      this.#attemptToOrphan.close();
+      for (const wake of this.#syncWaiters) wake();
+      this.#rediscover?.();
+    };
+    // A signal aborted before the run began fires no event.
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
     while (!signal.aborted) {
       try {
         await this.#sync(signal);
@@ -154,6 +153,8 @@ export class GarbageCollector {
         this.#rediscoverRequested = false;
         continue;
       }
+      // Stopped during the sync: the abort found no wait to end, so none may start.
+      if (signal.aborted) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.#options.resyncMs ?? 30_000);
         this.#rediscover = () => {
