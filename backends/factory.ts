@@ -5,8 +5,11 @@ import { openEmbeddedStorage } from "./embedded/index.ts";
 import { type EncryptionOptions, withEncryption } from "./encryption/index.ts";
 import { createEtcdStorage } from "./etcd/index.ts";
 import { MemoryStorage } from "./memory/index.ts";
+import { type MongoStorageOptions, openMongoStorage } from "./mongodb/index.ts";
 
-export type StorageBackendName = "embedded" | "memory" | "etcd";
+export { MongoStartError } from "./mongodb/index.ts";
+
+export type StorageBackendName = "embedded" | "memory" | "etcd" | "mongodb";
 
 export interface StorageConfig {
   readonly backend: StorageBackendName;
@@ -22,6 +25,7 @@ export interface StorageConfig {
     /** Path under which keys live in etcd. */
     readonly keyPrefix?: string | undefined;
   };
+  readonly mongodb?: Pick<MongoStorageOptions, "uri" | "database" | "prefix" | "onError">;
   /** `--encryption-provider-config`: values are transformed below the watch cache, on every backend. */
   readonly encryption?: EncryptionOptions | undefined;
 }
@@ -51,6 +55,10 @@ async function openBackend(config: StorageConfig): Promise<Storage> {
         ...(etcd.keyFile ? { keyFile: etcd.keyFile } : {}),
         ...(etcd.keyPrefix !== undefined ? { keyPrefix: etcd.keyPrefix } : {}),
       });
+    }
+    case "mongodb": {
+      if (!config.mongodb?.uri) throw new Error("the mongodb backend needs a URI");
+      return openMongoStorage(config.mongodb);
     }
   }
 }

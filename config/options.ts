@@ -37,8 +37,8 @@ export const OPTION_SPECS = [
     flag: "storage-backend",
     key: "storageBackend",
     kind: "string",
-    choices: ["embedded", "memory", "etcd"],
-    help: "where objects are kept: embedded (lmdb files under <data-dir>/store), memory, or etcd",
+    choices: ["embedded", "memory", "etcd", "mongodb"],
+    help: "where objects are kept: embedded (lmdb files under <data-dir>/store), memory, etcd, or mongodb",
   },
   {
     flag: "storage-sync",
@@ -70,6 +70,24 @@ export const OPTION_SPECS = [
     key: "etcdPrefix",
     kind: "string",
     help: 'path under which objects are kept in etcd ("" for the top of the key space)',
+  },
+  {
+    flag: "mongodb-uri",
+    key: "mongodbUri",
+    kind: "string",
+    help: "MongoDB connection string of a replica set, credentials and TLS options included (mongodb backend)",
+  },
+  {
+    flag: "mongodb-database",
+    key: "mongodbDatabase",
+    kind: "string",
+    help: "database holding the mongodb backend's collections (default: the URI's, else gateway)",
+  },
+  {
+    flag: "mongodb-prefix",
+    key: "mongodbPrefix",
+    kind: "string",
+    help: "the mongodb backend's collections are <prefix>_objects, <prefix>_log and <prefix>_meta",
   },
   {
     flag: "encryption-provider-config",
@@ -726,13 +744,16 @@ export const OPTION_SPECS = [
 export interface ServerOptions {
   config: string | undefined;
   dataDir: string;
-  storageBackend: "embedded" | "memory" | "etcd";
+  storageBackend: "embedded" | "memory" | "etcd" | "mongodb";
   storageSync: boolean;
   etcdServers: string[];
   etcdCAFile: string | undefined;
   etcdCertFile: string | undefined;
   etcdKeyFile: string | undefined;
   etcdPrefix: string;
+  mongodbUri: string | undefined;
+  mongodbDatabase: string | undefined;
+  mongodbPrefix: string;
   encryptionProviderConfig: string | undefined;
   encryptionProviderConfigAutomaticReload: boolean;
   /** Milliseconds. */
@@ -878,6 +899,9 @@ export const DEFAULTS: ServerOptions = {
   etcdCertFile: undefined,
   etcdKeyFile: undefined,
   etcdPrefix: "/registry",
+  mongodbUri: undefined,
+  mongodbDatabase: undefined,
+  mongodbPrefix: "registry",
   encryptionProviderConfig: undefined,
   encryptionProviderConfigAutomaticReload: false,
   compactionInterval: 5 * 60_000,
@@ -1143,6 +1167,14 @@ export function loadOptions(
   const options = { ...DEFAULTS, ...file, ...flags } as ServerOptions;
   if (options.storageBackend === "etcd" && options.etcdServers.length === 0) {
     throw new OptionError("--storage-backend=etcd needs --etcd-servers");
+  }
+  if (options.storageBackend === "mongodb" && !options.mongodbUri) {
+    throw new OptionError("--storage-backend=mongodb needs --mongodb-uri");
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(options.mongodbPrefix)) {
+    throw new OptionError(
+      `--mongodb-prefix must be 1 to 64 letters, digits, "_" or "-", starting with a letter or digit: ${options.mongodbPrefix}`,
+    );
   }
   if (options.etcdPrefix !== "" && !options.etcdPrefix.startsWith("/")) {
     throw new OptionError(`--etcd-prefix must be empty or start with "/": ${options.etcdPrefix}`);

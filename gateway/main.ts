@@ -5,7 +5,7 @@ import { RemoteBackend } from "../backends/aggregator/index.ts";
 import { builtinKinds, builtinRbacKinds, ServiceAllocator } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
 import { EncryptionConfigError } from "../backends/encryption/index.ts";
-import { embeddedStoreDir, openStorage } from "../backends/factory.ts";
+import { embeddedStoreDir, MongoStartError, openStorage } from "../backends/factory.ts";
 import { naming as namingPreset, upstreamNamedClientFeatures } from "../backends/naming/index.ts";
 import { DispatcherPool } from "../backends/services/index.ts";
 import { FeatureGateError, resolveFeatureGates } from "../config/feature-gates.ts";
@@ -125,6 +125,12 @@ async function main(options: ServerOptions): Promise<void> {
       certFile: options.etcdCertFile,
       keyFile: options.etcdKeyFile,
       keyPrefix: options.etcdPrefix,
+    },
+    mongodb: {
+      uri: options.mongodbUri ?? "",
+      database: options.mongodbDatabase,
+      prefix: options.mongodbPrefix,
+      onError: (err, context) => log.warn({ err }, `mongodb: ${context}`),
     },
     encryption: options.encryptionProviderConfig
       ? {
@@ -711,7 +717,11 @@ main(options).catch((err: unknown) => {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(1);
   }
-  if (err instanceof SigningAuthorityError || err instanceof AuditConfigError) {
+  if (
+    err instanceof SigningAuthorityError ||
+    err instanceof AuditConfigError ||
+    err instanceof MongoStartError
+  ) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(1);
   }

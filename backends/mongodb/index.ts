@@ -67,6 +67,8 @@ export async function openMongoStorage(options: MongoStorageOptions): Promise<Mo
   // The URI's own setting wins; otherwise a call fails fast while the server is away.
   if (!/[?&]serverSelectionTimeoutMS=/i.test(options.uri))
     clientOptions.serverSelectionTimeoutMS = options.serverSelectionTimeoutMs ?? 5000;
+  // A server that stops answering without closing (a partition) fails calls instead of hanging them.
+  if (!/[?&]socketTimeoutMS=/i.test(options.uri)) clientOptions.socketTimeoutMS = 30_000;
   let client: MongoClient;
   try {
     client = new MongoClient(options.uri, clientOptions);

@@ -18,6 +18,12 @@ export interface MongoServer {
   readonly uri: string;
   readonly port: number;
   readonly pid: number;
+  /**
+   * Freeze the server (SIGSTOP) until `resume()`: its connections stay open but nothing answers,
+   * as behind a network partition. jongodb keeps its data in memory, so it is not restarted.
+   */
+  pause(): void;
+  resume(): void;
   /** Stop the process (its data goes with it: jongodb keeps everything in memory). */
   stop(): Promise<void>;
 }
@@ -98,7 +104,14 @@ async function startOnce(binary: string, replicaSet: boolean, port: number): Pro
     uri: `${uri}${uri.includes("?") ? "&" : "?"}serverMonitoringMode=poll`,
     port,
     pid: child.pid ?? -1,
+    pause() {
+      child.kill("SIGSTOP");
+    },
+    resume() {
+      child.kill("SIGCONT");
+    },
     async stop() {
+      child.kill("SIGCONT");
       if (stopped) return;
       stopped = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
