@@ -49,6 +49,7 @@ export class LogFollower {
   #wake: (() => void) | undefined;
   #holeSince: number | undefined;
   #loop: Promise<void> | undefined;
+  #waiters: { readonly target: Revision; readonly resolve: () => void }[] = [];
 
   constructor(host: FollowerHost, settings: FollowerSettings, published: Revision) {
     this.#host = host;
@@ -81,8 +82,37 @@ export class LogFollower {
     wake?.();
   }
 
+  /**
+   * Resolves once everything up to `target` has been published (or after `timeoutMs`, so a
+   * stalled follower cannot hold a caller forever).
+   */
+  reach(target: Revision, timeoutMs: number): Promise<void> {
+    if (this.#published >= target || this.#stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      const waiter = { target, resolve: done };
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#waiters.push(waiter);
+      this.poke();
+    });
+  }
+
+  #release(): void {
+    if (this.#waiters.length === 0) return;
+    const still = [];
+    for (const w of this.#waiters) {
+      if (w.target <= this.#published || this.#stopped) w.resolve();
+      else still.push(w);
+    }
+    this.#waiters = still;
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#release();
     this.poke();
     await this.#stream?.close().catch(() => undefined);
     await this.#loop;
@@ -182,6 +212,7 @@ export class LogFollower {
         new Error(`malformed event log entry ${String(revision)}`),
         "following the event log",
       );
+    this.#release();
   }
 
   async #poll(): Promise<void> {

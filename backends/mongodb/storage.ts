@@ -72,6 +72,8 @@ export function collections(db: Db, prefix: string): MongoCollections {
 /** Server error codes that mean the node cannot serve now (failover, shutdown, no primary). */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
 const WRITE_CONFLICT = 112;
+/** Longest a progress request waits for the follower to reach the counter. */
+const PROGRESS_WAIT_MS = 5000;
 const DUPLICATE_KEY = 11000;
 
 /** A connection-level failure: the server is unreachable, stepping down or shutting down. */
@@ -413,7 +415,18 @@ export class MongoStorage implements Storage {
     // While the log cannot be read, a new watch fails at once rather than wait in silence.
     if (!this.#follower.healthy)
       return failedWatch(new UnavailableError("MongoDB unavailable: the event log cannot be read"));
-    return this.#feed.watch(prefix, afterRevision, signal);
+    const inner = this.#feed.watch(prefix, afterRevision, signal);
+    return {
+      [Symbol.asyncIterator]: () => inner[Symbol.asyncIterator](),
+      // The feed answers with what the follower has published: let it read the log up to the
+      // counter first, so a progress event covers every write committed before the request.
+      requestProgress: () => {
+        this.currentRevision().then(
+          (target) => this.#follower.reach(target, PROGRESS_WAIT_MS).then(() => inner.requestProgress()),
+          () => inner.requestProgress(),
+        );
+      },
+    };
   }
 
   async currentRevision(): Promise<Revision> {
