@@ -18,6 +18,7 @@ import {
   Registry,
 } from "prom-client";
 import { EMULATED_RELEASE } from "./discovery/version.ts";
+import { CounterCells, HistogramCells } from "./metric-cells.ts";
 
 export interface DeprecatedApiLabels {
   readonly group: string;
@@ -108,11 +109,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly #requests: Counter<keyof RequestLabels | "code">;
-  readonly #latency: Histogram<keyof RequestLabels>;
-  readonly #sloLatency: Histogram<(typeof REQUEST_LABELS)[number]>;
-  readonly #sliLatency: Histogram<(typeof REQUEST_LABELS)[number]>;
-  readonly #responseSizes: Histogram<(typeof REQUEST_LABELS)[number]>;
+  // The series every request updates are cells (metric-cells.ts), not prom-client metrics.
+  readonly #requests: CounterCells;
+  readonly #latency: HistogramCells;
+  readonly #sloLatency: HistogramCells;
+  readonly #sliLatency: HistogramCells;
+  readonly #responseSizes: HistogramCells;
   readonly #longRunning: Gauge<(typeof REQUEST_LABELS)[number]>;
   readonly #tlsErrors: Counter;
   readonly #watchEvents: Counter<(typeof WATCH_LABELS)[number]>;
@@ -126,60 +128,52 @@ export class GatewayMetrics {
   constructor(options: GatewayMetricsOptions = {}) {
     this.#showHidden = options.showHiddenMetricsForVersion === SHOW_HIDDEN_METRICS_VERSION;
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
-    this.#requests = this.counter(
-      {
-        name: "apiserver_request_total",
-        help: "Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
-        labelNames: [
-          "verb",
-          "dry_run",
-          "group",
-          "version",
-          "resource",
-          "subresource",
-          "scope",
-          "component",
-          "code",
-        ],
-      },
+    const cells = <T>(
+      make: (name: string, help: string, registers: Registry[]) => T,
+      name: string,
+      help: string,
+      stability: MetricStability,
+    ) => {
+      const described = this.describe(help, stability);
+      return make(name, described.help, described.registers);
+    };
+    this.#requests = cells(
+      (name, help, registers) => new CounterCells(name, help, registers),
+      "apiserver_request_total",
+      "Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
       { stability: "STABLE" },
     );
-    this.#latency = this.histogram(
-      {
-        name: "apiserver_request_duration_seconds",
-        help: "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
-        labelNames: ["verb", "dry_run", ...REQUEST_LABELS.slice(1)],
-        buckets: REQUEST_DURATION_BUCKETS,
-      },
+    const histogram = (buckets: readonly number[]) => (name: string, help: string, registers: Registry[]) =>
+      new HistogramCells(name, help, buckets, registers);
+    this.#latency = cells(
+      histogram(REQUEST_DURATION_BUCKETS),
+      "apiserver_request_duration_seconds",
+      "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
       { stability: "STABLE" },
     );
     const sloHelp =
       "Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.";
-    this.#sloLatency = this.histogram(
+    this.#sloLatency = cells(
+      histogram(SLO_DURATION_BUCKETS),
+      "apiserver_request_slo_duration_seconds",
+      sloHelp,
       {
-        name: "apiserver_request_slo_duration_seconds",
-        help: sloHelp,
-        labelNames: REQUEST_LABELS,
-        buckets: SLO_DURATION_BUCKETS,
+        stability: "ALPHA",
+        deprecatedVersion: "1.27.0",
       },
-      { stability: "ALPHA", deprecatedVersion: "1.27.0" },
     );
-    this.#sliLatency = this.histogram(
+    this.#sliLatency = cells(
+      histogram(SLO_DURATION_BUCKETS),
+      "apiserver_request_sli_duration_seconds",
+      sloHelp,
       {
-        name: "apiserver_request_sli_duration_seconds",
-        help: sloHelp,
-        labelNames: REQUEST_LABELS,
-        buckets: SLO_DURATION_BUCKETS,
+        stability: "ALPHA",
       },
-      { stability: "ALPHA" },
     );
-    this.#responseSizes = this.histogram(
-      {
-        name: "apiserver_response_sizes",
-        help: "Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.",
-        labelNames: REQUEST_LABELS,
-        buckets: RESPONSE_SIZE_BUCKETS,
-      },
+    this.#responseSizes = cells(
+      histogram(RESPONSE_SIZE_BUCKETS),
+      "apiserver_response_sizes",
+      "Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.",
       { stability: "STABLE" },
     );
     this.#longRunning = this.gauge(
@@ -342,12 +336,18 @@ export class GatewayMetrics {
     seconds: number,
     responseBytes: number | undefined,
   ): void {
-    this.#requests.inc({ ...labels, code: String(code) });
-    this.#latency.observe({ ...labels }, seconds);
-    const { dry_run: _dryRun, ...rest } = labels;
-    this.#sloLatency.observe(rest, seconds);
-    this.#sliLatency.observe(rest, seconds);
-    if (responseBytes !== undefined) this.#responseSizes.observe(rest, responseBytes);
+    // Keys from the label values, built once; the label objects only for a series' first request.
+    const rest = `${labels.verb}\u0000${labels.group}\u0000${labels.version}\u0000${labels.resource}\u0000${labels.subresource}\u0000${labels.scope}\u0000${labels.component}`;
+    const withDryRun = `${rest}\u0000${labels.dry_run}`;
+    const restLabels = () => {
+      const { dry_run: _dryRun, ...others } = labels;
+      return others;
+    };
+    this.#requests.inc(`${withDryRun}\u0000${code}`, () => ({ ...labels, code: String(code) }));
+    this.#latency.observe(withDryRun, () => ({ ...labels }), seconds);
+    this.#sloLatency.observe(rest, restLabels, seconds);
+    this.#sliLatency.observe(rest, restLabels, seconds);
+    if (responseBytes !== undefined) this.#responseSizes.observe(rest, restLabels, responseBytes);
   }
 
   /** A long-running request began; the returned function ends it. */
