@@ -155,6 +155,10 @@ export function oldestAndNewestKubectl(): string[] {
   return [...new Set([all[0], all.at(-1)])].filter((b): b is string => b !== undefined);
 }
 
+// /metrics alone is over a megabyte once a few kinds have been served (upstream's is too): more
+// than execFile's default buffer, which kills kubectl mid-answer.
+const KUBECTL_OUTPUT_BYTES = 64 * 1024 * 1024;
+
 export async function kubectl(
   binary: string,
   kubeconfig: string,
@@ -163,6 +167,7 @@ export async function kubectl(
   try {
     const { stdout } = await promisify(execFile)(binary, [`--kubeconfig=${kubeconfig}`, ...args], {
       timeout: 30_000,
+      maxBuffer: KUBECTL_OUTPUT_BYTES,
     });
     return { stdout, code: 0 };
   } catch (err) {
@@ -184,7 +189,10 @@ export async function kubectlRun(
   args: string[],
   input?: string,
 ): Promise<KubectlRun> {
-  const child = promisify(execFile)(binary, [`--kubeconfig=${kubeconfig}`, ...args], { timeout: 30_000 });
+  const child = promisify(execFile)(binary, [`--kubeconfig=${kubeconfig}`, ...args], {
+    timeout: 30_000,
+    maxBuffer: KUBECTL_OUTPUT_BYTES,
+  });
   if (input !== undefined) child.child.stdin?.end(input);
   try {
     const { stdout, stderr } = await child;
