@@ -202,7 +202,8 @@ describe("/metrics", { timeout: 240_000 }, () => {
   });
 
   it("labels groups with the naming preset, and serves hidden series with --show-hidden-metrics-for-version", async () => {
-    assert.equal((await kubectlRun(KUBECTL, k8s.kubeconfig, ["get", "clusterroles"])).code, 0);
+    const listed = await kubectlRun(KUBECTL, k8s.kubeconfig, ["get", "clusterroles"]);
+    assert.equal(listed.code, 0, `kubectl get clusterroles: ${listed.stdout}${listed.stderr}`);
     // The controllers watch too: one more than before is this client's.
     const namespaceWatchers = async () =>
       value((await scrape(k8s)).get("apiserver_registered_watchers"), { version: "v1", kind: "Namespace" });

@@ -62,6 +62,19 @@ async function clusterInfo(): Promise<Record<string, string>> {
   return (await client.must("GET", CLUSTER_INFO)).body.data;
 }
 
+/** Changes cluster-info's data as a client would: read, change, write, again if the signer wrote in between. */
+async function editClusterInfo(
+  edit: (data: Record<string, string>) => Record<string, string>,
+): Promise<void> {
+  for (;;) {
+    const cm = (await client.must("GET", CLUSTER_INFO)).body;
+    const reply = await client.call("PUT", CLUSTER_INFO, { ...cm, data: edit(cm.data) });
+    if (reply.status === 409) continue;
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    return;
+  }
+}
+
 const signatures = async () =>
   Object.keys(await clusterInfo())
     .filter((k) => k.startsWith("jws-kubeconfig-"))
@@ -145,8 +158,7 @@ describe("bootstrap signer", () => {
     ]);
     await client.must("DELETE", `${SECRETS}/bootstrap-token-iiiiii`);
     // A signature someone else wrote, for a token that does not exist, is dropped.
-    const cm = (await client.must("GET", CLUSTER_INFO)).body;
-    await client.must("PUT", CLUSTER_INFO, { ...cm, data: { ...cm.data, "jws-kubeconfig-zzzzzz": "x..y" } });
+    await editClusterInfo((data) => ({ ...data, "jws-kubeconfig-zzzzzz": "x..y" }));
     await eventually(
       async () => (await signatures()).join() === "jws-kubeconfig-aaaaaa,jws-kubeconfig-bbbbbb",
       10_000,
@@ -155,9 +167,11 @@ describe("bootstrap signer", () => {
   });
 
   it("signs a changed kubeconfig again", async () => {
-    const cm = (await client.must("GET", CLUSTER_INFO)).body;
-    const content = `${cm.data.kubeconfig}# changed\n`;
-    await client.must("PUT", CLUSTER_INFO, { ...cm, data: { ...cm.data, kubeconfig: content } });
+    let content = "";
+    await editClusterInfo((data) => {
+      content = `${data.kubeconfig}# changed\n`;
+      return { ...data, kubeconfig: content };
+    });
     await eventually(
       async () =>
         verifies(
