@@ -159,16 +159,27 @@ export function oldestAndNewestKubectl(): string[] {
 // than execFile's default buffer, which kills kubectl mid-answer.
 const KUBECTL_OUTPUT_BYTES = 64 * 1024 * 1024;
 
+// kubectl keeps discovery on disk by host and port for hours: a gateway that gets a port an
+// earlier one used (another naming preset, other groups) would be read through the old one's
+// discovery. Each kubeconfig gets a cache of its own beside it.
+function kubectlCacheDir(kubeconfig: string): string {
+  return join(dirname(kubeconfig), ".kubectl-cache");
+}
+
 export async function kubectl(
   binary: string,
   kubeconfig: string,
   args: string[],
 ): Promise<{ stdout: string; code: number }> {
   try {
-    const { stdout } = await promisify(execFile)(binary, [`--kubeconfig=${kubeconfig}`, ...args], {
-      timeout: 30_000,
-      maxBuffer: KUBECTL_OUTPUT_BYTES,
-    });
+    const { stdout } = await promisify(execFile)(
+      binary,
+      [`--kubeconfig=${kubeconfig}`, `--cache-dir=${kubectlCacheDir(kubeconfig)}`, ...args],
+      {
+        timeout: 30_000,
+        maxBuffer: KUBECTL_OUTPUT_BYTES,
+      },
+    );
     return { stdout, code: 0 };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; code?: number };
@@ -189,10 +200,14 @@ export async function kubectlRun(
   args: string[],
   input?: string,
 ): Promise<KubectlRun> {
-  const child = promisify(execFile)(binary, [`--kubeconfig=${kubeconfig}`, ...args], {
-    timeout: 30_000,
-    maxBuffer: KUBECTL_OUTPUT_BYTES,
-  });
+  const child = promisify(execFile)(
+    binary,
+    [`--kubeconfig=${kubeconfig}`, `--cache-dir=${kubectlCacheDir(kubeconfig)}`, ...args],
+    {
+      timeout: 30_000,
+      maxBuffer: KUBECTL_OUTPUT_BYTES,
+    },
+  );
   if (input !== undefined) child.child.stdin?.end(input);
   try {
     const { stdout, stderr } = await child;
