@@ -34,6 +34,12 @@ export const OPTION_SPECS = [
     help: "directory for the embedded store and generated credentials",
   },
   {
+    flag: "pki-dir",
+    key: "pkiDir",
+    kind: "string",
+    help: "where the CA, serving certificate, service-account keys and front-proxy CA are read from (generated when absent); replicas share one (default <data-dir>/pki)",
+  },
+  {
     flag: "storage-backend",
     key: "storageBackend",
     kind: "string",
@@ -377,6 +383,30 @@ export const OPTION_SPECS = [
     key: "shutdownDelayDuration",
     kind: "duration",
     help: "on SIGTERM, keep serving (with /readyz failing) this long before draining",
+  },
+  {
+    flag: "leader-elect",
+    key: "leaderElect",
+    kind: "bool",
+    help: "run the controllers only while this gateway holds the controller Lease (replicas over one store); false: always run them",
+  },
+  {
+    flag: "leader-elect-lease-duration",
+    key: "leaderElectLeaseDuration",
+    kind: "duration",
+    help: "how long other replicas wait after the leader's last renewal before taking the Lease",
+  },
+  {
+    flag: "leader-elect-renew-deadline",
+    key: "leaderElectRenewDeadline",
+    kind: "duration",
+    help: "the leader stops its controllers when it has not renewed the Lease for this long",
+  },
+  {
+    flag: "leader-elect-retry-period",
+    key: "leaderElectRetryPeriod",
+    kind: "duration",
+    help: "how often the Lease is renewed by the leader and tried by the others",
   },
   {
     flag: "api-naming",
@@ -744,6 +774,8 @@ export const OPTION_SPECS = [
 export interface ServerOptions {
   config: string | undefined;
   dataDir: string;
+  /** Undefined: <dataDir>/pki. */
+  pkiDir: string | undefined;
   storageBackend: "embedded" | "memory" | "etcd" | "mongodb";
   storageSync: boolean;
   etcdServers: string[];
@@ -818,6 +850,13 @@ export interface ServerOptions {
   livezGracePeriod: number;
   /** Milliseconds. */
   shutdownDelayDuration: number;
+  leaderElect: boolean;
+  /** Milliseconds. */
+  leaderElectLeaseDuration: number;
+  /** Milliseconds. */
+  leaderElectRenewDeadline: number;
+  /** Milliseconds. */
+  leaderElectRetryPeriod: number;
   apiNaming: "cluster" | "kubernetes";
   anonymousAuth: boolean;
   tokenAuthFile: string | undefined;
@@ -892,6 +931,7 @@ export interface ServerOptions {
 export const DEFAULTS: ServerOptions = {
   config: undefined,
   dataDir: "./data",
+  pkiDir: undefined,
   storageBackend: "embedded",
   storageSync: true,
   etcdServers: [],
@@ -955,6 +995,11 @@ export const DEFAULTS: ServerOptions = {
   maxMutatingRequestsInflight: 200,
   livezGracePeriod: 0,
   shutdownDelayDuration: 0,
+  // Upstream's controller-manager defaults.
+  leaderElect: true,
+  leaderElectLeaseDuration: 15_000,
+  leaderElectRenewDeadline: 10_000,
+  leaderElectRetryPeriod: 2_000,
   apiNaming: "cluster",
   anonymousAuth: true,
   tokenAuthFile: undefined,
@@ -1192,6 +1237,7 @@ export function loadOptions(
   if (options.advertiseAddress !== undefined && isIP(options.advertiseAddress) === 0)
     throw new OptionError(`--advertise-address: not an IP address: ${options.advertiseAddress}`);
   checkAuthOptions(options, { ...file, ...flags });
+  checkLeaderElection(options);
   try {
     parseCidr(options.serviceClusterIpRange);
     parseNodePortRange(options.serviceNodePortRange);
@@ -1236,6 +1282,26 @@ export function loadOptions(
     throw err;
   }
   return options;
+}
+
+/** Upstream's elector refuses these too: the leader must stop before another may take over. */
+function checkLeaderElection(options: ServerOptions): void {
+  const {
+    leaderElectLeaseDuration: lease,
+    leaderElectRenewDeadline: renew,
+    leaderElectRetryPeriod: retry,
+  } = options;
+  if (lease <= 0 || renew <= 0 || retry <= 0)
+    throw new OptionError(
+      "--leader-elect-lease-duration, -renew-deadline and -retry-period must be positive",
+    );
+  if (lease <= renew)
+    throw new OptionError("--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline");
+  // client-go's JitterFactor: a retry may come up to 1.2 periods late.
+  if (renew <= 1.2 * retry)
+    throw new OptionError(
+      "--leader-elect-renew-deadline must be greater than 1.2 × --leader-elect-retry-period",
+    );
 }
 
 /** Cross-checks of the authentication and authorization settings (`given`: what was set). */

@@ -62,6 +62,7 @@ import { registerOpenApi } from "./openapi-routes.ts";
 import { bootstrapPki } from "./pki/bootstrap.ts";
 import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
 import { tightenDataDir } from "./pki/data-dir.ts";
+import { runInit } from "./pki/init.ts";
 import { KubeletClientConfigError, loadKubeletClient } from "./pki/kubelet-client.ts";
 import { legacyBindings, podBindingAction, podEvictionAction } from "./pod-actions.ts";
 import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
@@ -79,6 +80,7 @@ async function main(options: ServerOptions): Promise<void> {
   const serverUrl = `https://${host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host}:${options.securePort}`;
   const pki = await bootstrapPki({
     dataDir: options.dataDir,
+    ...(options.pkiDir ? { pkiDir: options.pkiDir } : {}),
     tlsSans: options.tlsSans,
     serverUrl,
     servingProvided: options.tlsCertFile !== undefined,
@@ -688,6 +690,22 @@ function mergeGroupVersions(list: { group: string; version: string; resources: s
     else merged.set(key, { ...gv, resources: [...gv.resources] });
   }
   return [...merged.values()];
+}
+
+// `init`: shared credentials for replicas, written once before any of them starts.
+if (process.argv[2] === "init") {
+  try {
+    const done = await runInit(process.argv.slice(3));
+    for (const file of done.created) process.stdout.write(`generated ${file}\n`);
+    process.stdout.write(
+      `credentials in ${done.pkiDir}; start each replica with --pki-dir=${done.pkiDir}; admin kubeconfig: ${done.adminKubeconfig}\n`,
+    );
+    process.exit(0);
+  } catch (err) {
+    if (!(err instanceof OptionError)) throw err;
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(2);
+  }
 }
 
 let options: ServerOptions;

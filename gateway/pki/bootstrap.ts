@@ -6,7 +6,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Authority, createAuthority, issueCertificate, loadAuthority } from "./certificates.ts";
 import { type Notice, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./data-dir.ts";
 import { checkServer, renderKubeconfig } from "./kubeconfig.ts";
@@ -25,8 +25,9 @@ export interface PkiPaths {
   readonly adminKubeconfig: string;
 }
 
-export function pkiPaths(dataDir: string): PkiPaths {
-  const pki = join(dataDir, "pki");
+/** `pkiDir` (`--pki-dir`) defaults to `<dataDir>/pki`; admin.kubeconfig stays in the data dir. */
+export function pkiPaths(dataDir: string, pkiDir = join(dataDir, "pki")): PkiPaths {
+  const pki = pkiDir;
   return {
     caCert: join(pki, "ca.crt"),
     caKey: join(pki, "ca.key"),
@@ -44,6 +45,8 @@ export function pkiPaths(dataDir: string): PkiPaths {
 
 export interface BootstrapOptions {
   readonly dataDir: string;
+  /** Where the shared credentials live (`--pki-dir`); default `<dataDir>/pki`. */
+  readonly pkiDir?: string;
   /** Extra subject alternative names for the serving certificate (`--tls-sans`). */
   readonly tlsSans?: readonly string[];
   /** The URL written into admin.kubeconfig. */
@@ -82,8 +85,9 @@ async function ensureAuthority(
 }
 
 export async function bootstrapPki(options: BootstrapOptions): Promise<BootstrapResult> {
-  const paths = pkiPaths(options.dataDir);
-  await mkdir(join(options.dataDir, "pki"), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const paths = pkiPaths(options.dataDir, options.pkiDir);
+  await mkdir(dirname(paths.caCert), { recursive: true, mode: PRIVATE_DIR_MODE });
+  await mkdir(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const created: string[] = [];
 
   const ca = await ensureAuthority(paths.caCert, paths.caKey, "cluster-ca", created);
