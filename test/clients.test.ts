@@ -2,35 +2,19 @@
 // (skipped with a hint when it is not installed; required under REQUIRE_SERVICES=1).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
 import { promisify } from "node:util";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { PYTHON, pythonSkip } from "./support/python.ts";
 import { eventually } from "./support/watch.ts";
 
-const PYTHON = "/usr/bin/python3";
 const run = promisify(execFile);
-
-async function pythonKubernetes(): Promise<boolean> {
-  if (!existsSync(PYTHON)) return false;
-  try {
-    await run(PYTHON, ["-c", "import kubernetes"]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const available = await pythonKubernetes();
-if (!available && process.env.REQUIRE_SERVICES === "1") {
-  throw new Error("python3-kubernetes is required (apt-get install python3-kubernetes)");
-}
 
 let gw: GatewayProcess | undefined;
 before(async () => {
-  if (available) gw = await startGateway(["--storage-backend=memory"]);
+  if (pythonSkip === false) gw = await startGateway(["--storage-backend=memory"]);
 });
 after(async () => {
   await gw?.stop();
@@ -38,7 +22,7 @@ after(async () => {
 });
 
 it("python3-kubernetes: list, create, read, patch, page, watch, 404, delete, an admission refusal", {
-  skip: !available && "install python3-kubernetes (apt-get install python3-kubernetes)",
+  skip: pythonSkip,
 }, async () => {
   const script = join(import.meta.dirname, "clients", "python-client.py");
   const { stdout } = await run(PYTHON, [script, (gw as GatewayProcess).kubeconfig], { timeout: 60_000 });

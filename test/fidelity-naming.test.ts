@@ -5,53 +5,19 @@
 // under the kubernetes one, as README and the start-up log say.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { basename } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { promisify } from "node:util";
 import { type NamingPreset, naming } from "../backends/naming/index.ts";
-import {
-  type GatewayProcess,
-  kubectlRun,
-  NO_KUBECTL,
-  oldestAndNewestKubectl,
-  startGateway,
-} from "./support/gateway-process.ts";
-import { skipReason } from "./support/service-process.ts";
+import { PRESETS, presetGateways } from "./support/file-gateways.ts";
+import { kubectlRun, NO_KUBECTL, oldestAndNewestKubectl } from "./support/gateway-process.ts";
+import { PYTHON, pythonSkip } from "./support/python.ts";
 
-const PRESETS: readonly NamingPreset[] = ["cluster", "kubernetes"];
 const kubectls = oldestAndNewestKubectl();
 const newest = kubectls.at(-1);
 const noKubectl = kubectls.length === 0 && NO_KUBECTL;
 
-const PYTHON = "/usr/bin/python3";
-const pythonSkip = skipReason(
-  existsSync(PYTHON) &&
-    (await promisify(execFile)(PYTHON, ["-c", "import kubernetes"]).then(
-      () => true,
-      () => false,
-    )),
-  "install python3-kubernetes (apt-get install python3-kubernetes)",
-);
-
-const gateways = new Map<NamingPreset, GatewayProcess>();
-before(async () => {
-  for (const preset of PRESETS)
-    gateways.set(preset, await startGateway(["--storage-backend=memory", `--api-naming=${preset}`]));
-});
-after(async () => {
-  for (const gw of gateways.values()) {
-    await gw.stop();
-    await rm(gw.dataDir, { recursive: true, force: true });
-  }
-});
-
-function gateway(preset: NamingPreset): GatewayProcess {
-  const gw = gateways.get(preset);
-  assert.ok(gw);
-  return gw;
-}
+const gateway = presetGateways();
 
 /** `kubectl` of release `binary` against the gateway of `preset`. */
 function run(binary: string, preset: NamingPreset, args: string[], input?: string) {

@@ -29,13 +29,13 @@ import {
   startGateway,
 } from "./support/gateway-process.ts";
 import { outsideAddress } from "./support/outside-address.ts";
+import { PYTHON, pythonSkip } from "./support/python.ts";
 import { skipReason } from "./support/service-process.ts";
 import { eventually } from "./support/watch.ts";
 
 const IP = outsideAddress();
 const NO_ADDRESS = "this machine has no non-loopback IPv4 address to serve the kubelet peer on";
 const KUBECTLS = oldestAndNewestKubectl();
-const PYTHON = "/usr/bin/python3";
 const PODS = "/api/v1/namespaces/default/pods";
 
 interface SeenUpgrade {
@@ -442,13 +442,9 @@ for (const preset of ["cluster", "kubernetes"] as const) {
       );
     });
 
-    it("python3-kubernetes reads logs and gets upstream's Status for an ambiguous container", async (t) => {
-      try {
-        await promisify(execFile)(PYTHON, ["-c", "import kubernetes"]);
-      } catch {
-        t.skip("install python3-kubernetes (apt-get install python3-kubernetes)");
-        return;
-      }
+    it("python3-kubernetes reads logs and gets upstream's Status for an ambiguous container", {
+      skip: pythonSkip,
+    }, async () => {
       const script = `
 import json, sys
 from kubernetes import client, config

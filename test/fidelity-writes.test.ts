@@ -5,7 +5,6 @@
 // both naming presets, with the oldest and newest kubectl.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
@@ -18,27 +17,12 @@ import {
   oldestAndNewestKubectl,
   startGateway,
 } from "./support/gateway-process.ts";
-import { skipReason } from "./support/service-process.ts";
+import { PYTHON, pythonSkip } from "./support/python.ts";
 
 type Obj = Record<string, unknown>;
 
 const bins = oldestAndNewestKubectl();
-const PYTHON = "/usr/bin/python3";
 const run = promisify(execFile);
-
-async function pythonKubernetes(): Promise<boolean> {
-  if (!existsSync(PYTHON)) return false;
-  try {
-    await run(PYTHON, ["-c", "import kubernetes"]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-const python = skipReason(
-  await pythonKubernetes(),
-  "install python3-kubernetes (apt-get install python3-kubernetes)",
-);
 
 const PRESETS = [
   { preset: "cluster", domain: "cluster.io" },
@@ -235,7 +219,7 @@ for (const { preset, domain } of PRESETS) {
       };
 
       it("python3-kubernetes patches the scale of every workload (a strategic merge patch)", {
-        skip: python,
+        skip: pythonSkip,
       }, async () => {
         const [first] = bins;
         const { ok, get } = kubectl(first as string);

@@ -1,30 +1,17 @@
 // Namespaces end to end: the default ServiceAccount appears, deletion empties the namespace,
 // a terminating namespace refuses new content, and the namespace goes once nothing holds it.
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
-import { after, before, it } from "node:test";
-import { ApiClient } from "./support/api-client.ts";
-import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { it } from "node:test";
+import { fileGateway } from "./support/file-gateways.ts";
 import { eventually } from "./support/watch.ts";
 
-let gw: GatewayProcess;
-let api: ApiClient;
+const file = fileGateway();
 
-before(async () => {
-  gw = await startGateway();
-  api = new ApiClient(gw.kubeconfig);
-});
-after(async () => {
-  await api?.close();
-  await gw?.stop();
-  if (gw) await rm(gw.dataDir, { recursive: true, force: true });
-});
-
-const status = async (path: string) => (await api.call("GET", path)).status;
+const status = async (path: string) => (await file.api.call("GET", path)).status;
 
 it("keeps a default ServiceAccount in every active namespace", async () => {
   assert.equal(
-    (await api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-a" } } })).status,
+    (await file.api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-a" } } })).status,
     201,
   );
   await eventually(
@@ -35,13 +22,13 @@ it("keeps a default ServiceAccount in every active namespace", async () => {
   // The server's CA is published in the namespace, and put back when removed or changed.
   const caPath = "/api/v1/namespaces/team-a/configmaps/cluster-root-ca.crt";
   await eventually(async () => (await status(caPath)) === 200, 10_000, "root CA config map");
-  const published = (await api.call("GET", caPath)).body as { data: Record<string, string> };
+  const published = (await file.api.call("GET", caPath)).body as { data: Record<string, string> };
   assert.match(published.data["ca.crt"] ?? "", /BEGIN CERTIFICATE/);
-  assert.equal((await api.call("DELETE", caPath)).status, 200);
+  assert.equal((await file.api.call("DELETE", caPath)).status, 200);
   await eventually(async () => (await status(caPath)) === 200, 10_000, "root CA config map again");
   assert.equal(
     (
-      await api.call("PUT", caPath, {
+      await file.api.call("PUT", caPath, {
         body: { metadata: { name: "cluster-root-ca.crt" }, data: { "ca.crt": "x" } },
       })
     ).status,
@@ -49,12 +36,15 @@ it("keeps a default ServiceAccount in every active namespace", async () => {
   );
   await eventually(
     async () =>
-      ((await api.call("GET", caPath)).body as { data: Record<string, string> }).data["ca.crt"] ===
+      ((await file.api.call("GET", caPath)).body as { data: Record<string, string> }).data["ca.crt"] ===
       published.data["ca.crt"],
     10_000,
     "root CA config map restored",
   );
-  assert.equal((await api.call("DELETE", "/api/v1/namespaces/team-a/serviceaccounts/default")).status, 200);
+  assert.equal(
+    (await file.api.call("DELETE", "/api/v1/namespaces/team-a/serviceaccounts/default")).status,
+    200,
+  );
   await eventually(
     async () => (await status("/api/v1/namespaces/team-a/serviceaccounts/default")) === 200,
     10_000,
@@ -63,34 +53,34 @@ it("keeps a default ServiceAccount in every active namespace", async () => {
 });
 
 it("empties a deleted namespace, refuses new content while it terminates, then removes it", async () => {
-  await api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-b" } } });
+  await file.api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-b" } } });
   const cms = "/api/v1/namespaces/team-b/configmaps";
   assert.equal(
-    (await api.call("POST", cms, { body: { metadata: { name: "plain" }, data: { a: "1" } } })).status,
+    (await file.api.call("POST", cms, { body: { metadata: { name: "plain" }, data: { a: "1" } } })).status,
     201,
   );
   assert.equal(
     (
-      await api.call("POST", cms, {
+      await file.api.call("POST", cms, {
         body: { metadata: { name: "held", finalizers: ["example.com/hold"] }, data: {} },
       })
     ).status,
     201,
   );
-  const del = await api.call("DELETE", "/api/v1/namespaces/team-b");
+  const del = await file.api.call("DELETE", "/api/v1/namespaces/team-b");
   assert.equal(del.status, 200, "deletion waits for finalization (200 with the object, as upstream)");
   assert.equal(del.body.status.phase, "Terminating");
   await eventually(async () => (await status(`${cms}/plain`)) === 404, 10_000, "content deleted");
-  const refused = await api.call("POST", cms, { body: { metadata: { name: "late" }, data: {} } });
+  const refused = await file.api.call("POST", cms, { body: { metadata: { name: "late" }, data: {} } });
   assert.equal(refused.status, 403);
   assert.match(
     refused.body.message,
     /unable to create new content in namespace team-b because it is being terminated/,
   );
-  const held = await api.call("GET", `${cms}/held`);
+  const held = await file.api.call("GET", `${cms}/held`);
   assert.ok(held.body.metadata.deletionTimestamp, "the held object is being deleted");
   assert.equal(await status("/api/v1/namespaces/team-b"), 200, "the namespace waits for the held object");
-  const release = await api.call("PATCH", `${cms}/held`, {
+  const release = await file.api.call("PATCH", `${cms}/held`, {
     body: { metadata: { finalizers: null } },
     contentType: "application/merge-patch+json",
   });
@@ -101,7 +91,7 @@ it("empties a deleted namespace, refuses new content while it terminates, then r
     "namespace removed",
   );
   assert.equal(
-    (await api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-b" } } })).status,
+    (await file.api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team-b" } } })).status,
     201,
     "name reusable",
   );

@@ -25,20 +25,12 @@ import {
   oldestAndNewestKubectl,
   startGateway,
 } from "./support/gateway-process.ts";
+import { PYTHON, pythonSkip } from "./support/python.ts";
 import { eventually } from "./support/watch.ts";
 
 const run = promisify(execFile);
-const PYTHON = "/usr/bin/python3";
 const KUBECTLS = oldestAndNewestKubectl();
-const python =
-  existsSync(PYTHON) &&
-  (await run(PYTHON, ["-c", "import kubernetes"]).then(
-    () => true,
-    () => false,
-  ));
-if (!python && process.env.REQUIRE_SERVICES === "1") {
-  throw new Error("python3-kubernetes is required (apt-get install python3-kubernetes)");
-}
+const python = pythonSkip === false;
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 const randomString = (n: number) =>

@@ -4,14 +4,13 @@
 // thousands of fields all conflict, and webhook denials with status codes fastify refuses.
 // How long /readyz waited is printed as a diagnostic, never asserted.
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
 import { after, before, describe, it, type TestContext } from "node:test";
 import { naming } from "../backends/naming/index.ts";
 import { ERROR_LIMITS } from "../backends/registry/index.ts";
 import { b64, type HttpsPeer, sendJson, startHttpsPeer } from "../plugins/client/testing/index.ts";
-import { ApiClient, type ApiResponse } from "./support/api-client.ts";
+import type { ApiResponse } from "./support/api-client.ts";
 import { createServedCrd } from "./support/custom-resources.ts";
-import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { fileGateway } from "./support/file-gateways.ts";
 import { eventually } from "./support/watch.ts";
 
 type Obj = Record<string, unknown>;
@@ -20,18 +19,7 @@ const names = naming();
 const GROUP = "bombs.example.com";
 const APPLY = "application/apply-patch+yaml";
 
-let gw: GatewayProcess;
-let api: ApiClient;
-
-before(async () => {
-  gw = await startGateway();
-  api = new ApiClient(gw.kubeconfig);
-});
-after(async () => {
-  await api?.close();
-  await gw?.stop();
-  if (gw) await rm(gw.dataDir, { recursive: true, force: true });
-});
+const file = fileGateway();
 
 /**
  * Sends `request` while /readyz is asked in a loop; every /readyz must answer 200, and the
@@ -44,7 +32,7 @@ async function whileReady(t: TestContext, request: () => Promise<ApiResponse>): 
   const probe = (async () => {
     while (!done) {
       const start = performance.now();
-      const ready = await api.call("GET", "/readyz");
+      const ready = await file.api.call("GET", "/readyz");
       longest = Math.max(longest, performance.now() - start);
       asked++;
       assert.equal(ready.status, 200, ready.text);
@@ -71,7 +59,7 @@ describe("an error per item of a large enum", () => {
   ] as const) {
     it(`${values} values, ${items} bad items: a bounded 422, /readyz answered throughout`, async (t) => {
       const plural = `enums${values}`;
-      const path = await createServedCrd(api, {
+      const path = await createServedCrd(file.api, {
         apiextensions: names.group("apiextensions"),
         group: GROUP,
         kind: `Enum${values}`,
@@ -97,7 +85,7 @@ describe("an error per item of a large enum", () => {
         metadata: { name: "bomb" },
         spec: { list: Array.from({ length: items }, () => "x") },
       };
-      const res = await whileReady(t, () => api.call("POST", path, { body }));
+      const res = await whileReady(t, () => file.api.call("POST", path, { body }));
       assert.equal(res.status, 422, res.text.slice(0, 500));
       assert.equal(res.body.reason, "Invalid");
       const causes = res.body.details.causes as { field: string; message: string }[];
@@ -118,7 +106,7 @@ describe("an error per item of a large enum", () => {
         res.body.message.endsWith(`, ... (${ERROR_LIMITS.collected + 1 - ERROR_LIMITS.causes} more errors)]`),
       );
       assert.ok(res.text.length < 4 * ERROR_LIMITS.listChars, `answer of ${res.text.length} characters`);
-      assert.equal((await api.call("GET", `${path}/bomb`)).status, 404, "nothing was stored");
+      assert.equal((await file.api.call("GET", `${path}/bomb`)).status, 404, "nothing was stored");
     });
   }
 });
@@ -129,12 +117,12 @@ describe("a server-side apply whose every field conflicts", () => {
     const path = "/api/v1/namespaces/default/configmaps";
     const data = (value: string) =>
       Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, value]));
-    const made = await api.call("POST", `${path}?fieldManager=owner`, {
+    const made = await file.api.call("POST", `${path}?fieldManager=owner`, {
       body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "wide" }, data: data("a") },
     });
     assert.equal(made.status, 201, made.text.slice(0, 500));
     const res = await whileReady(t, () =>
-      api.call("PATCH", `${path}/wide?fieldManager=applier`, {
+      file.api.call("PATCH", `${path}/wide?fieldManager=applier`, {
         raw: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", data: data("b") }),
         contentType: APPLY,
       }),
@@ -182,7 +170,7 @@ describe("a webhook denial with a status code fastify refuses", () => {
     [1000, 500, "InternalError"],
   ] as const) {
     it(`${code}: answered ${expected} with the webhook's message`, async () => {
-      const config = await api.call(
+      const config = await file.api.call(
         "POST",
         `/apis/${names.group("admissionregistration")}/v1/validatingwebhookconfigurations`,
         {
@@ -214,7 +202,7 @@ describe("a webhook denial with a status code fastify refuses", () => {
       // The webhook takes effect once the server has seen its configuration.
       await eventually(
         async () => {
-          res = await api.call("POST", "/api/v1/namespaces/default/pods", { body: pod });
+          res = await file.api.call("POST", "/api/v1/namespaces/default/pods", { body: pod });
           return res.status !== 201;
         },
         20_000,

@@ -1,26 +1,13 @@
 // Protected claims and volumes end to end: a claim being deleted stays while a pod uses it and
 // goes when the pod does; a volume being deleted stays while bound.
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
-import { after, before, it } from "node:test";
-import { ApiClient } from "./support/api-client.ts";
-import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { it } from "node:test";
+import { fileGateway } from "./support/file-gateways.ts";
 import { eventually } from "./support/watch.ts";
 
-let gw: GatewayProcess;
-let api: ApiClient;
+const file = fileGateway();
 
-before(async () => {
-  gw = await startGateway();
-  api = new ApiClient(gw.kubeconfig);
-});
-after(async () => {
-  await api?.close();
-  await gw?.stop();
-  if (gw) await rm(gw.dataDir, { recursive: true, force: true });
-});
-
-const status = async (path: string) => (await api.call("GET", path)).status;
+const status = async (path: string) => (await file.api.call("GET", path)).status;
 const CLAIMS = "/api/v1/namespaces/default/persistentvolumeclaims";
 
 it("a claim in use outlives its deletion until the pod goes", async () => {
@@ -33,7 +20,7 @@ it("a claim in use outlives its deletion until the pod goes", async () => {
     metadata: { name: "data", finalizers: ["cluster.io/pvc-protection"] },
     spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
   };
-  assert.equal((await api.call("POST", CLAIMS, { body: claim })).status, 201);
+  assert.equal((await file.api.call("POST", CLAIMS, { body: claim })).status, 201);
   const pod = {
     metadata: { name: "user" },
     spec: {
@@ -41,23 +28,26 @@ it("a claim in use outlives its deletion until the pod goes", async () => {
       volumes: [{ name: "d", persistentVolumeClaim: { claimName: "data" } }],
     },
   };
-  assert.equal((await api.call("POST", "/api/v1/namespaces/default/pods", { body: pod })).status, 201);
-  assert.equal((await api.call("DELETE", `${CLAIMS}/data`)).status, 200);
+  assert.equal((await file.api.call("POST", "/api/v1/namespaces/default/pods", { body: pod })).status, 201);
+  assert.equal((await file.api.call("DELETE", `${CLAIMS}/data`)).status, 200);
   // An unused claim deleted after it goes at once; the controller takes claims in order, so once
   // that one is gone it has decided about "data" too.
   assert.equal(
-    (await api.call("POST", CLAIMS, { body: { ...claim, metadata: { ...claim.metadata, name: "idle" } } }))
-      .status,
+    (
+      await file.api.call("POST", CLAIMS, {
+        body: { ...claim, metadata: { ...claim.metadata, name: "idle" } },
+      })
+    ).status,
     201,
   );
-  assert.equal((await api.call("DELETE", `${CLAIMS}/idle`)).status, 200);
+  assert.equal((await file.api.call("DELETE", `${CLAIMS}/idle`)).status, 200);
   await eventually(async () => (await status(`${CLAIMS}/idle`)) === 404, 10_000, "idle claim released");
   // Still there, being deleted, while the pod uses it.
-  const held = await api.call("GET", `${CLAIMS}/data`);
+  const held = await file.api.call("GET", `${CLAIMS}/data`);
   assert.equal(held.status, 200);
   assert.ok((held.body as { metadata: { deletionTimestamp?: string } }).metadata.deletionTimestamp);
   assert.equal(
-    (await api.call("DELETE", "/api/v1/namespaces/default/pods/user?gracePeriodSeconds=0")).status,
+    (await file.api.call("DELETE", "/api/v1/namespaces/default/pods/user?gracePeriodSeconds=0")).status,
     200,
   );
   await eventually(async () => (await status(`${CLAIMS}/data`)) === 404, 10_000, "claim released");
@@ -68,25 +58,25 @@ it("a bound volume outlives its deletion until it is no longer bound", async () 
     metadata: { name: "pv1", finalizers: ["cluster.io/pv-protection"] },
     spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp/pv1" } },
   };
-  assert.equal((await api.call("POST", "/api/v1/persistentvolumes", { body: volume })).status, 201);
-  const bound = await api.call("PATCH", "/api/v1/persistentvolumes/pv1/status", {
+  assert.equal((await file.api.call("POST", "/api/v1/persistentvolumes", { body: volume })).status, 201);
+  const bound = await file.api.call("PATCH", "/api/v1/persistentvolumes/pv1/status", {
     body: { status: { phase: "Bound" } },
     contentType: "application/merge-patch+json",
   });
   assert.equal(bound.status, 200);
-  assert.equal((await api.call("DELETE", "/api/v1/persistentvolumes/pv1")).status, 200);
+  assert.equal((await file.api.call("DELETE", "/api/v1/persistentvolumes/pv1")).status, 200);
   // An unbound volume deleted after it goes at once; volumes are taken in order, so once that one
   // is gone the controller has decided about pv1 too.
   const idle = { ...volume, metadata: { ...volume.metadata, name: "pv-idle" } };
-  assert.equal((await api.call("POST", "/api/v1/persistentvolumes", { body: idle })).status, 201);
-  assert.equal((await api.call("DELETE", "/api/v1/persistentvolumes/pv-idle")).status, 200);
+  assert.equal((await file.api.call("POST", "/api/v1/persistentvolumes", { body: idle })).status, 201);
+  assert.equal((await file.api.call("DELETE", "/api/v1/persistentvolumes/pv-idle")).status, 200);
   await eventually(
     async () => (await status("/api/v1/persistentvolumes/pv-idle")) === 404,
     10_000,
     "idle volume released",
   );
   assert.equal(await status("/api/v1/persistentvolumes/pv1"), 200);
-  const released = await api.call("PATCH", "/api/v1/persistentvolumes/pv1/status", {
+  const released = await file.api.call("PATCH", "/api/v1/persistentvolumes/pv1/status", {
     body: { status: { phase: "Released" } },
     contentType: "application/merge-patch+json",
   });
