@@ -3,7 +3,7 @@
 // with kubectl, automatic reload, a KMS v2 plugin process, and the refusals and failures of bad
 // input.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -11,11 +11,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
+import { promisify } from "node:util";
 import { createEtcdStorage } from "../backends/etcd/index.ts";
 import { naming } from "../backends/naming/index.ts";
 import { ApiClient } from "./support/api-client.ts";
 import { etcdSkipReason, startEtcd } from "./support/etcd.ts";
 import { kubectl, kubectlRun, oldestAndNewestKubectl, startGateway } from "./support/gateway-process.ts";
+import { PYTHON, pythonSkip } from "./support/python.ts";
 import { eventually } from "./support/watch.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -118,6 +120,53 @@ describe("encryption at rest, end to end", { skip: binary === undefined ? "no ku
       }
     });
   }
+
+  it("python3-kubernetes writes a Secret under secretbox and @kubernetes/client-node reads it; the store holds neither value", {
+    skip: pythonSkip,
+  }, async () => {
+    const secretbox = { secretbox: { keys: [{ name: "box", secret: KEY2 }] } };
+    const cfg = await configFile("clients.yaml", [secretbox]);
+    const gw = await startGateway([`--encryption-provider-config=${cfg}`, "--api-naming=kubernetes"]);
+    try {
+      const script = `
+import sys
+from kubernetes import client, config
+config.load_kube_config(sys.argv[1])
+core = client.CoreV1Api()
+core.create_namespaced_secret("default", client.V1Secret(metadata=client.V1ObjectMeta(name="from-python"), string_data={"password": sys.argv[2]}))
+print(core.read_namespaced_secret("from-python", "default").data["password"])
+`;
+      const { stdout } = await promisify(execFile)(PYTHON, ["-c", script, gw.kubeconfig, PLAIN]);
+      assert.equal(stdout.trim(), PLAIN_B64, "python reads back what it wrote");
+      const k8s = await import("@kubernetes/client-node");
+      const kc = new k8s.KubeConfig();
+      kc.loadFromFile(gw.kubeconfig);
+      const core = kc.makeApiClient(k8s.CoreV1Api);
+      const read = await core.readNamespacedSecret({ name: "from-python", namespace: "default" });
+      assert.equal(read.data?.password, PLAIN_B64);
+      const other = "Cl13nt-N0de-Value";
+      await core.createNamespacedSecret({
+        namespace: "default",
+        body: { metadata: { name: "from-node" }, stringData: { token: other } },
+      });
+      const listed = await core.listNamespacedSecret({ namespace: "default" });
+      assert.deepEqual(
+        listed.items
+          .filter((s) => s.metadata?.name?.startsWith("from-"))
+          .map((s) => Object.values(s.data ?? {})),
+        [[Buffer.from(other).toString("base64")], [PLAIN_B64]],
+      );
+      const raw = rawStore(gw.dataDir);
+      assert.ok(
+        raw.includes(`${naming("kubernetes").encryptedValuePrefix}secretbox:v1:box:`),
+        "secretbox's prefix is on disk",
+      );
+      for (const plain of [PLAIN, PLAIN_B64, other, Buffer.from(other).toString("base64")])
+        assert.ok(!raw.includes(plain), `${plain} is not on disk`);
+    } finally {
+      await gw.stop();
+    }
+  });
 
   it("rotates keys as upstream documents it: add a key, restart, replace every secret, remove the old key", async () => {
     const cfg = await configFile("rotation.yaml", [aes("aescbc", ["old", KEY1])]);
