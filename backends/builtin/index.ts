@@ -4,6 +4,7 @@ import { builtinCatalog, type Catalog } from "../catalog/index.ts";
 import type { JsonObject } from "../common/json.ts";
 import { crdStrategy } from "../crd/index.ts";
 import type { Naming } from "../naming/naming.ts";
+import { resourcePrefix } from "../schema/index.ts";
 import type { StructuralSchema } from "../schema/structural/index.ts";
 import { withApiServiceLifecycle } from "./apiservice.ts";
 import {
@@ -41,9 +42,12 @@ export type { BuiltinKind } from "./kind.ts";
 export { NAMESPACE_ACTIVE, NAMESPACE_TERMINATING } from "./namespace.ts";
 export { SECRET_TYPE_OPAQUE, secretTypes } from "./secret.ts";
 export {
+  DEFAULT_REPAIR_INTERVAL_MS,
   DEFAULT_SERVICE_RANGES,
+  NODE_PORT_RECORD,
   parseCidr,
   parseNodePortRange,
+  SERVICE_IP_RECORD,
   ServiceAllocator,
   ServiceRangeError,
   type ServiceRanges,
@@ -74,6 +78,10 @@ export function scaleSchema(): StructuralSchema {
 export interface BuiltinSettings {
   /** Where Services get their cluster IPs and node ports. */
   readonly serviceRanges?: ServiceRanges;
+  /** How often the Service allocation repair pass runs (default 3 minutes, as upstream). */
+  readonly serviceRepairIntervalMs?: number;
+  /** Findings of the Service allocation repair pass, for the log. */
+  readonly report?: (message: string, err?: unknown) => void;
   /**
    * The server's feature gates: fields of a gate that is off are dropped on write (gated-fields.ts).
    * Absent: nothing is dropped.
@@ -103,9 +111,15 @@ function preparedAfter(
   };
 }
 
-/** A Service's strategy with cluster IPs and node ports allocated on write. */
-function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefined): BuiltinKind {
-  const allocator = new ServiceAllocator(ranges);
+/** A Service's strategy with cluster IPs and node ports taken in the store on write. */
+function withServiceAllocation(kind: BuiltinKind, settings: BuiltinSettings): BuiltinKind {
+  const allocator = new ServiceAllocator(settings.serviceRanges, {
+    servicesPrefix: resourcePrefix(kind.schema),
+    ...(settings.serviceRepairIntervalMs !== undefined
+      ? { repairIntervalMs: settings.serviceRepairIntervalMs }
+      : {}),
+    ...(settings.report ? { report: settings.report } : {}),
+  });
   const prepared = preparedAfter(kind, (object, old) =>
     old ? prepareServiceForUpdate(object, old) : prepareServiceForCreate(object),
   );
@@ -113,10 +127,8 @@ function withServiceAllocation(kind: BuiltinKind, ranges: ServiceRanges | undefi
     ...prepared,
     strategy: {
       ...prepared.strategy,
-      allocate: async (object, old, others) => {
-        const { items, revision } = await others();
-        return allocator.reserve(object, old, items, revision);
-      },
+      allocate: (object, old, storage) => allocator.allocate(storage, object, old),
+      afterDelete: (object, storage) => allocator.release(storage, object),
     },
   };
 }
@@ -184,7 +196,7 @@ export function builtinKinds(naming: Naming, settings: BuiltinSettings = {}): Bu
           ...kind,
           schema: { ...kind.schema, subresources: [...kind.schema.subresources, "proxy"] },
         };
-        return withServiceAllocation(proxied, settings.serviceRanges);
+        return withServiceAllocation(proxied, settings);
       }
       if (entry.group === "apiextensions" && entry.plural === "customresourcedefinitions") {
         return withCrdLifecycle(kind, naming);

@@ -1,10 +1,11 @@
 // Cluster IPs, node ports and health check node ports for Services: allocated on create (and when
 // an update starts to need them), checked when requested, and free again once the Service is gone
-// or no longer holds them. What is in use is read from the Services themselves (the watch cache),
-// plus reservations of writes not yet visible there, so nothing is kept that could drift from the
-// stored objects.
+// or no longer holds them. What is taken lives in the store (range-record.ts), so every gateway
+// over one store sees the same allocations.
 import { asArray, asObject, asString, type JsonObject } from "../common/json.ts";
+import { AlreadyExistsError, ConflictError, type Storage } from "../contract/index.ts";
 import { type FieldError, field } from "../registry/field-error.ts";
+import { Bitmap, RangeRecord, RecordMissingError } from "./range-record.ts";
 
 export interface ServiceRanges {
   /** `--service-cluster-ip-range`, e.g. `10.0.0.0/24` (IPv4 or IPv6). */
@@ -126,33 +127,87 @@ function needsNodePorts(type: string): boolean {
   return type === "NodePort" || type === "LoadBalancer";
 }
 
-/** The longest a write's allocation is held while no list has shown how the write ended. */
-const RESERVATION_MS = 60_000;
+/** Where the records live: upstream's keys under its registry prefix. */
+export const SERVICE_IP_RECORD = "/ranges/serviceips";
+export const NODE_PORT_RECORD = "/ranges/servicenodeports";
 
-/**
- * What one write picked, held from allocation until a list of the Services shows the write's
- * outcome: `stored` is the revision the write was stored at (a list at that revision or later
- * holds the Service, or its later deletion). A write that stores nothing lets go at once.
- */
-interface Reservation {
-  readonly expires: number;
-  stored?: number;
+/** Upstream's repair interval for both ranges. */
+export const DEFAULT_REPAIR_INTERVAL_MS = 3 * 60_000;
+/** Passes that must find an item taken by no Service before it is freed, as upstream. */
+const LEAK_PASSES = 3;
+/** Conflicting writes a repair pass retries before it waits for the next one. */
+const REPAIR_ATTEMPTS = 5;
+
+export interface ServiceAllocatorOptions {
+  /** Key prefix of the stored Services (`/core/services/`). */
+  readonly servicesPrefix?: string;
+  /** How often the repair pass runs; 0 runs it only at first use. */
+  readonly repairIntervalMs?: number;
+  /** Repair findings and releases that failed (the next repair pass frees those). */
+  readonly report?: (message: string, err?: unknown) => void;
 }
 
 export interface ServiceAllocation {
   readonly causes: FieldError[];
-  settle(revision: number | undefined): void;
+  /** The write is over: stored at `revision`, or nothing stored. */
+  settle(revision: number | undefined): Promise<void>;
 }
 
+/** What one Service holds: offsets into the address and port records. */
+interface Held {
+  readonly ips: number[];
+  readonly ports: number[];
+}
+
+interface StoreState {
+  readonly ips: RangeRecord;
+  readonly ports: RangeRecord;
+  /** Per record: items found taken by no Service, and how many passes in a row found them. */
+  readonly leaks: Map<RangeRecord, Map<number, number>>;
+  /** The first repair pass has written the records. */
+  initialized: boolean;
+  initializing: Promise<void> | undefined;
+  repairing: Promise<void> | undefined;
+}
+
+/** The addresses a Service picks, decided against the address record. */
+interface IpPlan {
+  readonly errs: FieldError[];
+  readonly ips: string[];
+  readonly taken: number[];
+}
+
+/** The node ports a Service picks, decided against the port record. */
+interface PortPlan {
+  readonly errs: FieldError[];
+  readonly nodePorts: Map<number, number>;
+  readonly healthCheck: number | undefined;
+  readonly taken: number[];
+}
+
+/**
+ * Cluster IPs, node ports and health check node ports of Services, kept in two records in the
+ * store (one per range) that every gateway over that store shares: taken on create and when an
+ * update starts to need them, checked when requested, given back once a write that took them
+ * stores nothing, an update drops them, or the Service is deleted. A repair pass (at first use and
+ * every `repairIntervalMs`) marks what Services hold that the records miss and frees what no
+ * Service has held for three passes, as after a crash between taking and storing.
+ */
 export class ServiceAllocator {
   readonly #cidr: Cidr;
   readonly #ports: { first: number; last: number };
-  readonly #reservedIps = new Map<string, Reservation>();
-  readonly #reservedPorts = new Map<number, Reservation>();
+  readonly #ipCount: number;
+  readonly #options: ServiceAllocatorOptions;
+  readonly #states = new WeakMap<Storage, StoreState>();
+  readonly #timers = new Set<NodeJS.Timeout>();
 
-  constructor(ranges: ServiceRanges = DEFAULT_SERVICE_RANGES) {
+  constructor(ranges: ServiceRanges = DEFAULT_SERVICE_RANGES, options: ServiceAllocatorOptions = {}) {
     this.#cidr = parseCidr(ranges.clusterIpRange);
     this.#ports = parseNodePortRange(ranges.nodePortRange);
+    // The network and last addresses are never handed out; very large ranges are capped.
+    const span = this.#cidr.size - 2n;
+    this.#ipCount = Number(span > 1n << 20n ? 1n << 20n : span);
+    this.#options = options;
   }
 
   /** The first address after the network's, which upstream gives the API's own Service. */
@@ -160,255 +215,428 @@ export class ServiceAllocator {
     return formatIp(this.#cidr.family, this.#cidr.base + 1n);
   }
 
-  #expire(now: number, listRevision: number): void {
-    const over = (r: Reservation) => r.expires < now || (r.stored !== undefined && r.stored <= listRevision);
-    for (const [k, r] of this.#reservedIps) if (over(r)) this.#reservedIps.delete(k);
-    for (const [k, r] of this.#reservedPorts) if (over(r)) this.#reservedPorts.delete(k);
+  /** Stops the periodic repair passes. */
+  close(): void {
+    for (const t of this.#timers) clearInterval(t);
+    this.#timers.clear();
   }
 
-  /**
-   * Allocates for a write (see `allocate`) given the Services listed at `listRevision`; the
-   * write then settles what it picked with the revision it was stored at, or none.
-   */
-  reserve(
-    object: JsonObject,
-    old: JsonObject | undefined,
-    others: readonly JsonObject[],
-    listRevision: number,
-  ): ServiceAllocation {
-    const now = Date.now();
-    this.#expire(now, listRevision);
-    const reservation: Reservation = { expires: now + RESERVATION_MS };
-    const causes = this.#pick(object, old, others, reservation);
-    return {
-      causes,
-      settle: (revision) => {
-        if (revision !== undefined) {
-          reservation.stored = revision;
-          return;
-        }
-        for (const [k, r] of this.#reservedIps) if (r === reservation) this.#reservedIps.delete(k);
-        for (const [k, r] of this.#reservedPorts) if (r === reservation) this.#reservedPorts.delete(k);
-      },
+  #report(message: string, err?: unknown): void {
+    if (this.#options.report) this.#options.report(message, err);
+    else process.emitWarning(err ? `${message}: ${String(err)}` : message, "ServiceAllocation");
+  }
+
+  #state(storage: Storage): StoreState {
+    let state = this.#states.get(storage);
+    if (state) return state;
+    const ports = this.#ports;
+    const created: StoreState = {
+      ips: new RangeRecord(storage, SERVICE_IP_RECORD, this.#cidr.text, this.#ipCount),
+      ports: new RangeRecord(
+        storage,
+        NODE_PORT_RECORD,
+        `${ports.first}-${ports.last}`,
+        ports.last - ports.first + 1,
+      ),
+      leaks: new Map(),
+      initialized: false,
+      initializing: undefined,
+      repairing: undefined,
     };
+    state = created;
+    this.#states.set(storage, state);
+    const interval = this.#options.repairIntervalMs ?? DEFAULT_REPAIR_INTERVAL_MS;
+    if (interval > 0) {
+      const timer = setInterval(() => {
+        this.repair(storage).catch((err) => this.#report("service allocation repair failed", err));
+      }, interval);
+      timer.unref();
+      this.#timers.add(timer);
+    }
+    return state;
+  }
+
+  /** Runs `run` on a record once the records are initialized; a record gone missing is rebuilt. */
+  async #change<T>(
+    storage: Storage,
+    pick: (s: StoreState) => RangeRecord,
+    run: (bits: Bitmap) => T,
+  ): Promise<T> {
+    const state = this.#state(storage);
+    // The first pass initializes the records (from the stored Services) before anything is taken.
+    if (!state.initialized) {
+      state.initializing ??= this.repair(storage)
+        .then(() => {
+          state.initialized = true;
+        })
+        .finally(() => {
+          state.initializing = undefined;
+        });
+      await state.initializing;
+    }
+    try {
+      return await pick(state).change(run);
+    } catch (err) {
+      if (!(err instanceof RecordMissingError)) throw err;
+      await this.repair(storage);
+      return pick(state).change(run);
+    }
   }
 
   /**
-   * Fills in clusterIP(s), IP families and node ports of a Service being created or updated,
-   * given the other Services that exist. Returns field errors for requests that cannot be met.
+   * Fills in clusterIP(s), IP families and node ports of a Service being created or updated and
+   * takes them in the store. Returns field errors for requests that cannot be met (nothing is
+   * then held), or a settle to call once the write is over.
    */
-  allocate(object: JsonObject, old: JsonObject | undefined, others: readonly JsonObject[]): FieldError[] {
-    return this.reserve(object, old, others, 0).causes;
-  }
-
-  #pick(
+  async allocate(
+    storage: Storage,
     object: JsonObject,
     old: JsonObject | undefined,
-    others: readonly JsonObject[],
-    reservation: Reservation,
-  ): FieldError[] {
+  ): Promise<ServiceAllocation> {
+    const none: ServiceAllocation = { causes: [], settle: async () => {} };
     const spec = asObject(object.spec);
-    if (!spec) return [];
-    const self = `${asString(asObject(object.metadata)?.namespace)}/${asString(asObject(object.metadata)?.name)}`;
-    const usedIps = new Set<string>();
-    const usedPorts = new Set<number>();
-    for (const other of others) {
-      const m = asObject(other.metadata);
-      const isSelf = `${asString(m?.namespace)}/${asString(m?.name)}` === self;
-      const s = asObject(other.spec) ?? {};
-      // A stored Service shows its own allocation: its reservation is no longer needed, so a
-      // deleted Service frees its addresses at once.
-      for (const ip of clusterIps(s)) {
-        this.#reservedIps.delete(ip);
-        if (!isSelf) usedIps.add(ip);
-      }
-      for (const n of [...asArray(s.ports).map((p) => asObject(p)?.nodePort), s.healthCheckNodePort]) {
-        if (typeof n !== "number" || n === 0) continue;
-        this.#reservedPorts.delete(n);
-        if (!isSelf) usedPorts.add(n);
-      }
-    }
-    for (const ip of this.#reservedIps.keys()) usedIps.add(ip);
-    for (const port of this.#reservedPorts.keys()) usedPorts.add(port);
-    const errs: FieldError[] = [];
+    if (!spec) return none;
     const type = asString(spec.type) || "ClusterIP";
+    const oldHeld = old ? this.#held(old) : { ips: [], ports: [] };
+    const release = async (held: Held) => {
+      try {
+        await this.#release(storage, held);
+      } catch (err) {
+        this.#report("could not free a Service's cluster IPs or node ports; the repair pass will", err);
+      }
+    };
+    // The write stored: what the old object held and the new one does not is free again.
+    const settleWith = (taken: Held): ServiceAllocation["settle"] => {
+      return async (revision) => {
+        if (revision === undefined) return release(taken);
+        const now = this.#held(object);
+        await release({
+          ips: oldHeld.ips.filter((i) => !now.ips.includes(i)),
+          ports: oldHeld.ports.filter((p) => !now.ports.includes(p)),
+        });
+      };
+    };
     if (type === "ExternalName") {
       delete spec.clusterIP;
       delete spec.clusterIPs;
-      return errs;
+      return { causes: [], settle: settleWith({ ips: [], ports: [] }) };
     }
     const oldSpec = asObject(old?.spec);
+    const ipPlan = await this.#planIps(storage, spec, oldSpec);
+    if (ipPlan.errs.length > 0) return { causes: ipPlan.errs, settle: none.settle };
+    const portPlan = await this.#planPorts(storage, spec, oldSpec, type);
+    if (portPlan.errs.length > 0) {
+      await release({ ips: ipPlan.taken, ports: [] });
+      return { causes: portPlan.errs, settle: none.settle };
+    }
+    spec.clusterIP = ipPlan.ips[0];
+    spec.clusterIPs = ipPlan.ips;
+    if (spec.ipFamilies === undefined) spec.ipFamilies = [this.#cidr.family];
+    if (spec.ipFamilyPolicy === undefined) spec.ipFamilyPolicy = "SingleStack";
+    const ports = asArray(spec.ports);
+    for (const [i, port] of portPlan.nodePorts) {
+      const p = asObject(ports[i]);
+      if (p) p.nodePort = port;
+    }
+    if (portPlan.healthCheck !== undefined) spec.healthCheckNodePort = portPlan.healthCheck;
+    return { causes: [], settle: settleWith({ ips: ipPlan.taken, ports: portPlan.taken }) };
+  }
+
+  /** Frees what a deleted Service held, for every gateway over the store. */
+  async release(storage: Storage, object: JsonObject): Promise<void> {
+    try {
+      await this.#release(storage, this.#held(object));
+    } catch (err) {
+      this.#report("could not free a deleted Service's cluster IPs or node ports; the repair pass will", err);
+    }
+  }
+
+  async #release(storage: Storage, held: Held): Promise<void> {
+    const clear = (items: number[]) => (bits: Bitmap) => {
+      for (const i of items) bits.clear(i);
+    };
+    if (held.ips.length > 0) await this.#change(storage, (s) => s.ips, clear(held.ips));
+    if (held.ports.length > 0) await this.#change(storage, (s) => s.ports, clear(held.ports));
+  }
+
+  async #planIps(storage: Storage, spec: JsonObject, oldSpec: JsonObject | undefined): Promise<IpPlan> {
     const oldIps = oldSpec ? clusterIps(oldSpec) : [];
     let ips = clusterIps(spec);
     if (ips.length === 0 && oldIps.length > 0 && asString(oldSpec?.type) !== "ExternalName") ips = oldIps;
-    if (ips.length === 0 || ips[0] === "") {
-      const ip = this.#freeIp(usedIps);
-      if (!ip) {
-        errs.push(field.forbidden("spec.clusterIPs", "failed to allocate a serviceIP: range is full"));
-        return errs;
+    const automatic = ips.length === 0 || ips[0] === "";
+    const requested =
+      !automatic && ips[0] !== HEADLESS && !oldIps.includes(ips[0] as string) ? ips[0] : undefined;
+    if (!automatic && requested === undefined) return { errs: [], ips, taken: [] };
+    if (requested !== undefined) {
+      const offset = this.#ipOffset(requested);
+      if (offset === undefined) {
+        const why = `the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${this.#cidr.text}`;
+        return {
+          errs: [field.invalid("spec.clusterIPs", ips, `failed to allocate IP ${requested}: ${why}`)],
+          ips,
+          taken: [],
+        };
       }
-      ips = [ip];
-    } else if (ips[0] !== HEADLESS && !oldIps.includes(ips[0] as string)) {
-      const ip = ips[0] as string;
-      const parsed = parseIp(ip);
-      if (!parsed || !this.#inRange(parsed)) {
-        errs.push(
-          field.invalid(
-            "spec.clusterIPs",
-            ips,
-            `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.#cidr.text}`,
-          ),
-        );
-      } else if (usedIps.has(ip)) {
-        errs.push(
-          field.invalid(
-            "spec.clusterIPs",
-            ips,
-            `failed to allocate IP ${ip}: provided IP is already allocated`,
-          ),
-        );
-      }
-    }
-    if (errs.length > 0) return errs;
-    spec.clusterIP = ips[0];
-    spec.clusterIPs = ips;
-    if (spec.ipFamilies === undefined) spec.ipFamilies = [this.#cidr.family];
-    if (spec.ipFamilyPolicy === undefined) spec.ipFamilyPolicy = "SingleStack";
-    const pendingPorts: number[] = [];
-
-    if (needsNodePorts(type)) {
-      const oldPorts = new Set(
-        asArray(oldSpec?.ports)
-          .map((p) => asObject(p)?.nodePort)
-          .filter((n): n is number => typeof n === "number"),
+      return this.#change(
+        storage,
+        (s) => s.ips,
+        (bits) => {
+          if (bits.has(offset)) {
+            const msg = `failed to allocate IP ${requested}: provided IP is already allocated`;
+            return { errs: [field.invalid("spec.clusterIPs", ips, msg)], ips, taken: [] };
+          }
+          bits.set(offset);
+          return { errs: [], ips, taken: [offset] };
+        },
       );
-      const ports = asArray(spec.ports).map((p) => asObject(p));
-      // Requested ports first, so an automatic pick never takes one a later port asks for.
-      ports.forEach((port, i) => {
-        const requested = port?.nodePort;
-        if (typeof requested !== "number" || requested === 0 || oldPorts.has(requested)) return;
-        if (requested < this.#ports.first || requested > this.#ports.last) {
-          errs.push(
-            field.invalid(
-              `spec.ports[${i}].nodePort`,
-              requested,
-              `provided port is not in the valid range. The range of valid ports is ${this.#ports.first}-${this.#ports.last}`,
-            ),
-          );
-        } else if (usedPorts.has(requested)) {
-          errs.push(
-            field.invalid(`spec.ports[${i}].nodePort`, requested, "provided port is already allocated"),
-          );
-        } else {
-          usedPorts.add(requested);
-          pendingPorts.push(requested);
-        }
-      });
-      // A load balancer may do without node ports; ports asked for are still honoured.
-      const automatic = type === "NodePort" || spec.allocateLoadBalancerNodePorts !== false;
-      ports.forEach((port, i) => {
-        if (!port || (typeof port.nodePort === "number" && port.nodePort !== 0) || !automatic) return;
-        const free = this.#freePort(usedPorts);
+    }
+    return this.#change(
+      storage,
+      (s) => s.ips,
+      (bits) => {
+        const free = bits.free();
         if (free === undefined) {
-          errs.push(
-            field.forbidden(`spec.ports[${i}].nodePort`, "failed to allocate a nodePort: range is full"),
-          );
-          return;
+          return {
+            errs: [field.forbidden("spec.clusterIPs", "failed to allocate a serviceIP: range is full")],
+            ips,
+            taken: [],
+          };
         }
-        port.nodePort = free;
-        usedPorts.add(free);
-        pendingPorts.push(free);
-      });
-    }
-    if (type === "LoadBalancer" && asString(spec.externalTrafficPolicy) === "Local") {
-      const picked = this.#healthCheckNodePort(spec, oldSpec, usedPorts, errs);
-      if (picked !== undefined) pendingPorts.push(picked);
-    }
-    // Only a write that goes ahead holds what it picked.
-    if (errs.length === 0) {
-      for (const ip of ips) if (ip !== HEADLESS) this.#reservedIps.set(ip, reservation);
-      for (const port of pendingPorts) this.#reservedPorts.set(port, reservation);
-    }
-    return errs;
+        bits.set(free);
+        return {
+          errs: [],
+          ips: [formatIp(this.#cidr.family, this.#cidr.base + 1n + BigInt(free))],
+          taken: [free],
+        };
+      },
+    );
   }
 
-  /**
-   * The health check node port of a LoadBalancer with the Local traffic policy: the one it had,
-   * the one asked for if free, or any free one. Returns a port newly taken.
-   */
-  #healthCheckNodePort(
+  async #planPorts(
+    storage: Storage,
     spec: JsonObject,
     oldSpec: JsonObject | undefined,
-    usedPorts: Set<number>,
-    errs: FieldError[],
-  ): number | undefined {
-    const requested = typeof spec.healthCheckNodePort === "number" ? spec.healthCheckNodePort : 0;
-    const hadOne =
+    type: string,
+  ): Promise<PortPlan> {
+    const { first, last } = this.#ports;
+    const outside = `provided port is not in the valid range. The range of valid ports is ${first}-${last}`;
+    const ports = asArray(spec.ports).map((p) => asObject(p));
+    const oldPorts = new Set(
+      asArray(oldSpec?.ports)
+        .map((p) => asObject(p)?.nodePort)
+        .filter((n): n is number => typeof n === "number"),
+    );
+    const wantsNodePorts = needsNodePorts(type);
+    // A load balancer may do without node ports; ports asked for are still honoured.
+    const automatic = type === "NodePort" || spec.allocateLoadBalancerNodePorts !== false;
+    const localLb = type === "LoadBalancer" && asString(spec.externalTrafficPolicy) === "Local";
+    const requestedHealth = typeof spec.healthCheckNodePort === "number" ? spec.healthCheckNodePort : 0;
+    const hadHealth =
       asString(oldSpec?.type) === "LoadBalancer" && asString(oldSpec?.externalTrafficPolicy) === "Local";
-    if (requested !== 0 && hadOne && requested === oldSpec?.healthCheckNodePort) return undefined;
-    if (requested === 0) {
-      const free = this.#freePort(usedPorts);
-      if (free === undefined) {
-        errs.push(
-          field.forbidden(
-            "spec.healthCheckNodePort",
-            "failed to allocate a HealthCheck NodePort: range is full",
-          ),
-        );
-        return undefined;
-      }
-      spec.healthCheckNodePort = free;
-      usedPorts.add(free);
-      return free;
-    }
-    // The Service's own node ports count as taken too.
-    const own = asArray(spec.ports).some((p) => asObject(p)?.nodePort === requested);
-    const problem =
-      requested < this.#ports.first || requested > this.#ports.last
-        ? `provided port is not in the valid range. The range of valid ports is ${this.#ports.first}-${this.#ports.last}`
-        : usedPorts.has(requested) || own
-          ? "provided port is already allocated"
-          : undefined;
-    if (problem) {
-      errs.push(
-        field.invalid(
-          "spec.healthCheckNodePort",
-          requested,
-          `failed to allocate requested HealthCheck NodePort ${requested}: ${problem}`,
-        ),
-      );
-      return undefined;
-    }
-    usedPorts.add(requested);
-    return requested;
+    const keepsHealth =
+      requestedHealth !== 0 && hadHealth && requestedHealth === oldSpec?.healthCheckNodePort;
+    const needsWork =
+      (wantsNodePorts &&
+        ports.some((p) => {
+          const n = p?.nodePort;
+          return typeof n === "number" && n !== 0 ? !oldPorts.has(n) : automatic && p !== undefined;
+        })) ||
+      (localLb && !keepsHealth);
+    if (!needsWork) return { errs: [], nodePorts: new Map(), healthCheck: undefined, taken: [] };
+    return this.#change(
+      storage,
+      (s) => s.ports,
+      (bits) => {
+        const errs: FieldError[] = [];
+        const taken: number[] = [];
+        const nodePorts = new Map<number, number>();
+        const used = (port: number) => bits.has(port - first) || taken.includes(port - first);
+        if (wantsNodePorts) {
+          // Requested ports first, so an automatic pick never takes one a later port asks for.
+          ports.forEach((port, i) => {
+            const n = port?.nodePort;
+            if (typeof n !== "number" || n === 0 || oldPorts.has(n)) return;
+            if (n < first || n > last) errs.push(field.invalid(`spec.ports[${i}].nodePort`, n, outside));
+            else if (used(n))
+              errs.push(field.invalid(`spec.ports[${i}].nodePort`, n, "provided port is already allocated"));
+            else taken.push(n - first);
+          });
+          ports.forEach((port, i) => {
+            if (!port || (typeof port.nodePort === "number" && port.nodePort !== 0) || !automatic) return;
+            const free = this.#freePort(bits, taken);
+            if (free === undefined) {
+              errs.push(
+                field.forbidden(`spec.ports[${i}].nodePort`, "failed to allocate a nodePort: range is full"),
+              );
+              return;
+            }
+            taken.push(free - first);
+            nodePorts.set(i, free);
+          });
+        }
+        let healthCheck: number | undefined;
+        if (localLb && !keepsHealth) {
+          if (requestedHealth === 0) {
+            healthCheck = this.#freePort(bits, taken);
+            if (healthCheck === undefined) {
+              errs.push(
+                field.forbidden(
+                  "spec.healthCheckNodePort",
+                  "failed to allocate a HealthCheck NodePort: range is full",
+                ),
+              );
+            } else taken.push(healthCheck - first);
+          } else {
+            // The Service's own node ports count as taken too.
+            const own = ports.some((p) => p?.nodePort === requestedHealth);
+            const problem =
+              requestedHealth < first || requestedHealth > last
+                ? outside
+                : used(requestedHealth) || own
+                  ? "provided port is already allocated"
+                  : undefined;
+            if (problem) {
+              const msg = `failed to allocate requested HealthCheck NodePort ${requestedHealth}: ${problem}`;
+              errs.push(field.invalid("spec.healthCheckNodePort", requestedHealth, msg));
+            } else taken.push(requestedHealth - first);
+          }
+        }
+        // Only a write that goes ahead takes what it picked.
+        if (errs.length > 0) return { errs, nodePorts, healthCheck, taken: [] };
+        for (const i of taken) bits.set(i);
+        return { errs, nodePorts, healthCheck, taken };
+      },
+    );
   }
 
-  #inRange(ip: { family: string; value: bigint }): boolean {
-    const { base, size, family } = this.#cidr;
-    // The network and broadcast addresses are never handed out.
-    return ip.family === family && ip.value > base && ip.value < base + size - 1n;
-  }
-
-  #freeIp(used: ReadonlySet<string>): string | undefined {
-    const { base, size, family } = this.#cidr;
-    // Start at a random offset so concurrent gateways rarely pick the same address.
-    const span = size - 2n > 1n << 20n ? 1n << 20n : size - 2n;
-    const start = BigInt(Math.floor(Math.random() * Number(span)));
-    for (let i = 0n; i < span; i++) {
-      const ip = formatIp(family, base + 1n + ((start + i) % span));
-      if (!used.has(ip)) return ip;
-    }
-    return undefined;
-  }
-
-  #freePort(used: ReadonlySet<number>): number | undefined {
+  #freePort(bits: Bitmap, taken: readonly number[]): number | undefined {
     const { first, last } = this.#ports;
     const count = last - first + 1;
     const start = Math.floor(Math.random() * count);
-    for (let i = 0; i < count; i++) {
-      const p = first + ((start + i) % count);
-      if (!used.has(p)) return p;
+    for (let n = 0; n < count; n++) {
+      const i = (start + n) % count;
+      if (!bits.has(i) && !taken.includes(i)) return first + i;
     }
     return undefined;
+  }
+
+  /** An address's place in the address record; undefined when it is not in the range. */
+  #ipOffset(text: string): number | undefined {
+    const ip = parseIp(text);
+    const { base, family } = this.#cidr;
+    if (!ip || ip.family !== family) return undefined;
+    const offset = ip.value - base - 1n;
+    return offset >= 0n && offset < BigInt(this.#ipCount) ? Number(offset) : undefined;
+  }
+
+  /** What a stored Service holds in this server's ranges. */
+  #held(object: JsonObject): Held {
+    const spec = asObject(object.spec) ?? {};
+    if (asString(spec.type) === "ExternalName") return { ips: [], ports: [] };
+    const ips = clusterIps(spec)
+      .map((ip) => this.#ipOffset(ip))
+      .filter((i): i is number => i !== undefined);
+    const { first, last } = this.#ports;
+    const ports = [...asArray(spec.ports).map((p) => asObject(p)?.nodePort), spec.healthCheckNodePort]
+      .filter((n): n is number => typeof n === "number" && n >= first && n <= last)
+      .map((n) => n - first);
+    return { ips: [...new Set(ips)], ports: [...new Set(ports)] };
+  }
+
+  /**
+   * One repair pass over both records, as upstream's repair controllers: what stored Services
+   * hold is marked taken (reported when the record missed it), what no Service holds is kept
+   * for three passes in a row and then freed, and a missing record, or one of another range, is
+   * written afresh from the Services. Passes of one process run one at a time.
+   */
+  repair(storage: Storage): Promise<void> {
+    const state = this.#state(storage);
+    const previous = state.repairing ?? Promise.resolve();
+    const run = previous.then(
+      () => this.#repairOnce(storage, state),
+      () => this.#repairOnce(storage, state),
+    );
+    state.repairing = run;
+    return run;
+  }
+
+  async #repairOnce(storage: Storage, state: StoreState): Promise<void> {
+    for (const record of [state.ips, state.ports]) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.#repairRecord(storage, state, record);
+          break;
+        } catch (err) {
+          if (
+            !(err instanceof ConflictError || err instanceof AlreadyExistsError) ||
+            attempt >= REPAIR_ATTEMPTS
+          )
+            throw err;
+        }
+      }
+    }
+  }
+
+  async #repairRecord(storage: Storage, state: StoreState, record: RangeRecord): Promise<void> {
+    const isIps = record === state.ips;
+    const what = isIps ? "cluster IP" : "node port";
+    const name = (i: number) =>
+      isIps ? formatIp(this.#cidr.family, this.#cidr.base + 1n + BigInt(i)) : String(this.#ports.first + i);
+    // The record first, then the Services: a Service listed after the read holds nothing the
+    // record could not already show.
+    const stored = await record.read();
+    const sameRange = stored.revision > 0 && stored.storedRange === record.range;
+    if (stored.revision > 0 && !sameRange) {
+      this.#report(
+        `the ${what} allocation record is for the range ${stored.storedRange}, not ${record.range}: rebuilding it from the Services`,
+      );
+    }
+    const listed = await storage.list(this.#options.servicesPrefix ?? "/core/services/");
+    const rebuilt = new Bitmap(record.size);
+    for (const kv of listed.items) {
+      if (kv.unreadable) continue;
+      let svc: JsonObject;
+      try {
+        svc = JSON.parse(kv.value) as JsonObject;
+      } catch {
+        continue;
+      }
+      const m = asObject(svc.metadata);
+      const who = `${asString(m?.namespace)}/${asString(m?.name)}`;
+      const held = this.#held(svc);
+      for (const i of isIps ? held.ips : held.ports) {
+        if (rebuilt.has(i)) {
+          this.#report(
+            `the ${what} ${name(i)} of Service ${who} is held by several Services; please recreate`,
+          );
+          continue;
+        }
+        rebuilt.set(i);
+        if (sameRange && !stored.bits.has(i)) {
+          this.#report(`the ${what} ${name(i)} of Service ${who} was not allocated; repairing`);
+        }
+      }
+    }
+    const leaks = new Map<number, number>();
+    const before = state.leaks.get(record) ?? new Map<number, number>();
+    if (sameRange) {
+      for (const i of stored.bits.items()) {
+        if (rebuilt.has(i)) continue;
+        const passes = (before.get(i) ?? 0) + 1;
+        if (passes < LEAK_PASSES) {
+          // Perhaps taken for a write still under way: kept until later passes agree.
+          leaks.set(i, passes);
+          rebuilt.set(i);
+          if (passes === 1)
+            this.#report(`the ${what} ${name(i)} may have leaked: flagging for later clean up`);
+        } else {
+          this.#report(`the ${what} ${name(i)} appears to have leaked: cleaning up`);
+        }
+      }
+    }
+    if (!sameRange || !rebuilt.equals(stored.bits)) {
+      await record.write(rebuilt, stored.revision);
+    }
+    state.leaks.set(record, leaks);
   }
 }

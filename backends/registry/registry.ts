@@ -319,7 +319,7 @@ export class Registry {
           throw this.#error("AlreadyExists", name, `${this.schema.plural} "${name}" already exists`);
         }
       } finally {
-        settle(stored);
+        await settle(stored);
       }
     }
   }
@@ -424,6 +424,7 @@ export class Registry {
           if (options.dryRun) return { object, created: false };
           try {
             const removed = await this.#storage.delete(key, current.modRevision);
+            await this.strategy.afterDelete?.(object, this.#storage);
             stored = removed.revision;
             m.resourceVersion = String(removed.revision);
             return { object, created: false };
@@ -451,7 +452,7 @@ export class Registry {
           if (!(err instanceof ConflictError)) throw err;
         }
       } finally {
-        settle(stored);
+        await settle(stored);
       }
     }
     throw this.#error(
@@ -492,15 +493,11 @@ export class Registry {
     object: JsonObject,
     old: JsonObject | undefined,
     name: string,
-  ): Promise<(revision: number | undefined) => void> {
-    if (!strategy.allocate) return () => {};
-    const others = async () => {
-      const listed = await this.#cacher.list({ keyPrefix: this.prefix(undefined) });
-      return { items: listed.items.map((i) => JSON.parse(i.json) as JsonObject), revision: listed.revision };
-    };
-    const { causes, settle } = await strategy.allocate(object, old, others);
+  ): Promise<(revision: number | undefined) => Promise<void>> {
+    if (!strategy.allocate) return async () => {};
+    const { causes, settle } = await strategy.allocate(object, old, this.#storage);
     if (causes.length > 0) {
-      settle(undefined);
+      await settle(undefined);
       throw this.#invalid(name, causes);
     }
     return settle;
@@ -646,6 +643,7 @@ export class Registry {
       if (options.dryRun) return { object, removed: true };
       try {
         await this.#storage.delete(key, current.modRevision);
+        await this.strategy.afterDelete?.(object, this.#storage);
         return { object, removed: true };
       } catch (err) {
         if (err instanceof ConflictError) continue;

@@ -1,5 +1,6 @@
 // What a kind adds to the generic object lifecycle: preparation, validation and a few switches.
 // Objects are plain JSON values; strategies mutate the object they are given.
+import type { Storage } from "../contract/index.ts";
 import type { FieldTypes } from "../validation/json-types.ts";
 import type { FieldError } from "./field-error.ts";
 
@@ -40,16 +41,13 @@ export interface Strategy {
   /** Every rule of an update, those shared with create included. */
   validateUpdate?(object: JsonObject, old: JsonObject): FieldError[];
   /**
-   * Work that needs the kind's other objects, after validation (a Service's cluster IP and node
-   * ports). `others` lists every object of the kind as stored now; problems are field errors.
-   * `settle` is called once the write is over: with the revision it was stored at, or without
-   * one when nothing was stored (a dry run, a failure).
+   * Work that takes shared state in the store, after validation (a Service's cluster IP and node
+   * ports); problems are field errors. `settle` is called once the write is over: with the
+   * revision it was stored at, or without one when nothing was stored (a dry run, a failure).
    */
-  allocate?(
-    object: JsonObject,
-    old: JsonObject | undefined,
-    others: () => Promise<{ readonly items: JsonObject[]; readonly revision: number }>,
-  ): Promise<Allocation>;
+  allocate?(object: JsonObject, old: JsonObject | undefined, storage: Storage): Promise<Allocation>;
+  /** The object is gone from the store: give back what `allocate` took for it. */
+  afterDelete?(object: JsonObject, storage: Storage): Promise<void>;
   /** `metadata.generation` starts at 1 and grows when anything but metadata and status changes. */
   readonly tracksGeneration?: boolean;
   /** DELETE answers with the object rather than a Success Status. */
@@ -98,5 +96,5 @@ export interface KnownFields {
 /** What an allocation found wrong, and how to tell it the outcome of the write. */
 export interface Allocation {
   readonly causes: readonly FieldError[];
-  settle(revision: number | undefined): void;
+  settle(revision: number | undefined): Promise<void>;
 }
