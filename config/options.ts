@@ -554,6 +554,12 @@ export const OPTION_SPECS = [
     help: "port range (first-last) Services of type NodePort and LoadBalancer take node ports from",
   },
   {
+    flag: "service-allocation-repair-interval",
+    key: "serviceAllocationRepairInterval",
+    kind: "duration",
+    help: "how often cluster IP and node port allocations are checked against the Services (a leak is freed after three checks)",
+  },
+  {
     flag: "oidc-issuer-url",
     key: "oidcIssuerUrl",
     kind: "string",
@@ -873,6 +879,8 @@ export interface ServerOptions {
   serviceAccountMaxTokenExpiration: number;
   serviceClusterIpRange: string;
   serviceNodePortRange: string;
+  /** Milliseconds between Service allocation repair passes. */
+  serviceAllocationRepairInterval: number;
   oidcIssuerUrl: string | undefined;
   oidcClientId: string | undefined;
   oidcUsernameClaim: string;
@@ -1013,6 +1021,7 @@ export const DEFAULTS: ServerOptions = {
   serviceAccountMaxTokenExpiration: 0,
   serviceClusterIpRange: "10.0.0.0/24",
   serviceNodePortRange: "30000-32767",
+  serviceAllocationRepairInterval: 3 * 60_000,
   oidcIssuerUrl: undefined,
   oidcClientId: undefined,
   oidcUsernameClaim: "sub",

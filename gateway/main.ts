@@ -166,6 +166,8 @@ async function main(options: ServerOptions): Promise<void> {
           clusterIpRange: options.serviceClusterIpRange,
           nodePortRange: options.serviceNodePortRange,
         },
+        serviceRepairIntervalMs: options.serviceAllocationRepairInterval,
+        report: (message, err) => log.warn({ err }, message),
         featureGates: gates,
       }),
       ...builtinRbacKinds(naming),
