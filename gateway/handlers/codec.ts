@@ -2,7 +2,7 @@
 // YAML, Table, PartialObjectMetadata), fieldValidation, patches, lists built from the cache's
 // pre-encoded objects, and watch frames.
 import type { Readable } from "node:stream";
-import type { CacheListResult, WatchDelivery } from "../../backends/cacher/index.ts";
+import type { CachedItem, CacheListResult, WatchDelivery } from "../../backends/cacher/index.ts";
 import { turnIf } from "../../backends/common/turn.ts";
 import type { Naming } from "../../backends/naming/index.ts";
 import { type JsonObject, pruneUnknownFields } from "../../backends/registry/index.ts";
@@ -29,6 +29,10 @@ import { applyStrategicMergePatch } from "../patch/strategic-merge.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import {
   decodeProtobuf,
+  encodeProtobufList,
+  encodeProtobufMessage,
+  encodeProtobufObject,
+  encodeProtobufWatchEvent,
   hasProtobufForm,
   PROTOBUF_MEDIA_TYPE,
   ProtobufDecodeError,
@@ -79,11 +83,18 @@ export class Codec {
     const pretty = q.get("pretty");
     const includeObject = q.get("includeObject");
     const userAgent = ctx.req.headers["user-agent"];
+    const { schema } = served;
+    const version = ctx.info?.apiVersion ?? "";
+    const apiVersion = schema.group ? `${schema.group}/${version}` : version;
+    const typed = options.kind ?? { apiVersion, kind: options.list ? schema.listKind : schema.kind };
     const choice = negotiateOutput(ctx.req.headers.accept, {
       naming: this.naming,
       tableSupported: true,
-      // Protobuf bodies are not produced yet; clients that also accept JSON get JSON.
-      protobufSupported: false,
+      // Built-in kinds have a Protobuf form; custom resources have none, so a client that also
+      // accepts JSON gets JSON and one that accepts only Protobuf gets a 406.
+      protobufSupported: hasProtobufForm(typed.apiVersion, typed.kind),
+      // Their metadata does, whatever the resource, as upstream serves it.
+      protobufMetaSupported: true,
       stream: options.stream,
       ...(pretty !== null ? { pretty } : {}),
       ...(includeObject !== null ? { includeObject } : {}),
@@ -92,9 +103,6 @@ export class Codec {
     // PartialObjectMetadata of a list, or PartialObjectMetadataList of one object, is a 406: found
     // now, on an empty result of the right shape, so that a write is refused before it commits.
     if (!options.stream && (choice.kind === "partial-metadata" || choice.kind === "partial-metadata-list")) {
-      const { schema } = served;
-      const version = ctx.info?.apiVersion ?? "";
-      const apiVersion = schema.group ? `${schema.group}/${version}` : version;
       const shape = options.list
         ? { apiVersion, kind: schema.listKind, items: [] }
         : (options.kind ?? { apiVersion, kind: schema.kind });
@@ -103,7 +111,7 @@ export class Codec {
     return choice;
   }
 
-  #send(ctx: RequestContext, code: number, body: string | Readable, contentType: string): void {
+  #send(ctx: RequestContext, code: number, body: string | Uint8Array | Readable, contentType: string): void {
     ctx.done = true;
     const reply = ctx.reply.code(code).header("content-type", contentType);
     const warnings = ctx.warnings.length > 0 ? warningHeader(ctx.warnings) : [];
@@ -182,7 +190,23 @@ export class Codec {
     });
     // The audit records what was sent (a Table, metadata only), as upstream.
     auditResponse(ctx.reply.raw, () => converted);
+    if (choice.encoding === "protobuf") {
+      this.#sendProtobuf(ctx, code, converted, choice);
+      return;
+    }
     this.#send(ctx, code, encodeObject(converted, choice), choice.contentType);
+  }
+
+  /**
+   * An object in Protobuf. One without a Protobuf form (a kind other than the route's that a
+   * handler answers with) goes out as JSON, which every client reads, rather than failing.
+   */
+  #sendProtobuf(ctx: RequestContext, code: number, object: JsonObject, choice: OutputChoice): void {
+    if (!hasProtobufForm(String(object.apiVersion ?? ""), String(object.kind ?? ""))) {
+      this.#send(ctx, code, `${JSON.stringify(object)}\n`, JSON_TYPE);
+      return;
+    }
+    this.#send(ctx, code, encodeProtobufObject(object), choice.contentType);
   }
 
   async sendObject(
@@ -195,10 +219,34 @@ export class Codec {
     await this.sendStored(ctx, code, JSON.stringify(object), choice, served);
   }
 
-  sendStatus(ctx: RequestContext, code: number, status: Record<string, unknown>): void {
+  /** A Status answer (a delete's success), in Protobuf when that is the choice. */
+  sendStatus(
+    ctx: RequestContext,
+    code: number,
+    status: Record<string, unknown>,
+    choice?: OutputChoice,
+  ): void {
     auditStatus(ctx.reply.raw, status);
-    this.#send(ctx, code, JSON.stringify(status), JSON_TYPE);
+    if (choice?.encoding === "protobuf") this.#sendProtobuf(ctx, code, status, choice);
+    else this.#send(ctx, code, JSON.stringify(status), JSON_TYPE);
   }
+
+  /**
+   * The Protobuf message of a cached item, kept with the item (which is replaced, never changed,
+   * when its object changes) so that every page holding it reuses the bytes.
+   */
+  #itemMessage(item: CachedItem | undefined, json: string): Uint8Array {
+    if (item === undefined || item.json !== json)
+      return encodeProtobufMessage(JSON.parse(json) as JsonObject);
+    let bytes = this.#itemMessages.get(item);
+    if (bytes === undefined) {
+      bytes = encodeProtobufMessage(JSON.parse(json) as JsonObject);
+      this.#itemMessages.set(item, bytes);
+    }
+    return bytes;
+  }
+
+  readonly #itemMessages = new WeakMap<CachedItem, Uint8Array>();
 
   /** A list body up to its items array: `{"kind":...,"metadata":...,"items":[`. */
   #listHead(served: Resource, version: string, meta: Record<string, unknown>): string {
@@ -232,6 +280,15 @@ export class Codec {
       choice,
       served.schema.listKind,
     );
+    if (choice.kind === "protobuf") {
+      // Items' messages are made once per cached item, not once per page.
+      const apiVersion = served.schema.group ? `${served.schema.group}/${version}` : version;
+      const list = { apiVersion, kind: served.schema.listKind, metadata: meta };
+      const messages = items.map((json, i) => this.#itemMessage(result.items[i], json));
+      auditResponse(ctx.reply.raw, () => this.#listJson(served, version, meta, items));
+      this.#send(ctx, 200, encodeProtobufList(list, messages), choice.contentType);
+      return;
+    }
     if (choice.kind === "json" && !choice.pretty) {
       // Plain JSON goes out as the cached strings: one body string when small, else in pieces.
       const head = this.#listHead(served, version, meta);
@@ -298,13 +355,7 @@ export class Codec {
     if (protobufTypes.includes(type)) {
       const raw = ctx.req.body;
       const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
-      let decoded: JsonObject;
-      try {
-        decoded = decodeProtobuf(bytes, { apiVersion, kind: served.schema.kind }).object as JsonObject;
-      } catch (err) {
-        if (err instanceof ProtobufDecodeError) throw errors.badRequest(err.message);
-        throw err;
-      }
+      const decoded = this.#decodeProtobufBody(bytes, { apiVersion, kind: served.schema.kind });
       this.#checkTypeMeta(decoded, served, version);
       this.#fieldValidation(ctx, decoded, served, version, []);
       auditRequestObject(ctx, decoded);
@@ -471,11 +522,43 @@ export class Codec {
     return applyJsonPatch(value, patch, options);
   }
 
+  /**
+   * The options of a DELETE or deletecollection: a body in JSON, YAML or Protobuf (client-go
+   * sends Protobuf for built-in groups), else the query.
+   */
   async readDeleteOptions(ctx: RequestContext): Promise<DeleteOptionsBody> {
-    const text = bodyText(ctx);
-    const body = text.trim() === "" ? undefined : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body").value;
+    const metaGroup = this.naming.group("meta");
+    const raw = ctx.req.body;
+    let body: unknown;
+    if (Buffer.isBuffer(raw) && raw.length > 0 && this.#isProtobufBody(ctx)) {
+      body = this.#decodeProtobufBody(raw, { apiVersion: `${metaGroup}/v1`, kind: "DeleteOptions" });
+    } else {
+      const text = bodyText(ctx);
+      body = text.trim() === "" ? undefined : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body").value;
+    }
     if (body !== undefined) auditRequestBody(ctx, body);
-    return readDeleteOptions(body, ctx.url.searchParams, this.naming.group("meta"));
+    return readDeleteOptions(body, ctx.url.searchParams, metaGroup);
+  }
+
+  /** Whether the request's Content-Type is one of the Protobuf types. */
+  #isProtobufBody(ctx: RequestContext): boolean {
+    const type = ctx.req.headers["content-type"];
+    if (type === undefined) return false;
+    try {
+      return this.#protobufTypes().includes(negotiateInput(type, this.#protobufTypes()));
+    } catch {
+      return false;
+    }
+  }
+
+  /** A Protobuf body as JSON; what cannot be read is a 400. */
+  #decodeProtobufBody(bytes: Uint8Array, expected: { apiVersion: string; kind: string }): JsonObject {
+    try {
+      return decodeProtobuf(bytes, expected).object as JsonObject;
+    } catch (err) {
+      if (err instanceof ProtobufDecodeError) throw errors.badRequest(err.message);
+      throw err;
+    }
   }
 
   /**
@@ -499,7 +582,7 @@ export class Codec {
     served: Resource,
     version: string,
     first: boolean,
-  ): string {
+  ): string | Buffer {
     if (d.type === "ERROR") throw new Error("ERROR deliveries are encoded by errorFrame");
     let objectJson: string;
     if (d.type === "BOOKMARK") {
@@ -511,6 +594,7 @@ export class Codec {
     } else {
       objectJson = this.#atVersion(version, d.item.json, served, choice);
     }
+    if (choice.encoding === "protobuf") return this.#protobufEvent(d.type, objectJson, choice);
     return encodeWatchFrame(
       { type: d.type, objectJson },
       choice,
@@ -519,7 +603,19 @@ export class Codec {
     );
   }
 
-  errorFrame(status: Status, choice: OutputChoice): string {
+  /**
+   * A Protobuf watch frame: the length, then the event with the object's full body inside. The
+   * object is reduced to its metadata when that is asked for.
+   */
+  #protobufEvent(type: string, objectJson: string, choice: OutputChoice): Buffer {
+    let object = JSON.parse(objectJson) as JsonObject;
+    if (type !== "ERROR" && choice.kind === "partial-metadata")
+      object = transformResult(object, choice, { naming: this.naming });
+    return encodeProtobufWatchEvent(type, encodeProtobufObject(object), true);
+  }
+
+  errorFrame(status: Status, choice: OutputChoice): string | Buffer {
+    if (choice.encoding === "protobuf") return this.#protobufEvent("ERROR", JSON.stringify(status), choice);
     return encodeWatchFrame({ type: "ERROR", objectJson: JSON.stringify(status) }, choice, {
       naming: this.naming,
     });

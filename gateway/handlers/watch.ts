@@ -28,7 +28,7 @@ const activeWatches = new Set<() => void>();
 
 /** Where a watch's frames go: the chunked HTTP response, or a WebSocket (one message per frame). */
 interface FrameSink {
-  write(frame: string): boolean;
+  write(frame: string | Buffer): boolean;
   on(event: "drain" | "close", listener: () => void): unknown;
   off(event: "drain", listener: () => void): unknown;
   once(event: "close", listener: () => void): unknown;
@@ -36,6 +36,14 @@ interface FrameSink {
   destroy(): unknown;
   readonly writableEnded: boolean;
   readonly writableFinished: boolean;
+}
+
+/**
+ * A WebSocket message is the event alone: a Protobuf frame without the length that delimits it
+ * on an HTTP stream (the messages delimit themselves).
+ */
+function unframed(frame: string | Buffer): string | Buffer {
+  return typeof frame === "string" ? frame : frame.subarray(4);
 }
 
 /** End every open watch (graceful shutdown). */
@@ -53,6 +61,7 @@ export async function serveWatch(
   timeoutSeconds: number | undefined,
 ): Promise<void> {
   let res: FrameSink;
+  let webSocket = false;
   if (isWebSocketRequest(ctx.req.headers)) {
     let handshake: Handshake;
     try {
@@ -66,7 +75,9 @@ export async function serveWatch(
     ctx.reply.hijack();
     ctx.done = true;
     // Each event is one message: binary frames for Protobuf, text frames otherwise (as upstream).
+    // A Protobuf message is the event without the length that frames it on an HTTP stream.
     res = acceptWebSocket(ctx.reply.raw, handshake, choice.encoding === "protobuf");
+    webSocket = true;
   } else {
     const raw = ctx.reply.raw;
     ctx.reply.hijack();
@@ -125,7 +136,7 @@ export async function serveWatch(
               );
       first = false;
       env.metrics?.watchEventSent(group, version, kind, Buffer.byteLength(frame));
-      if (!res.write(frame) && watcher.closeReason === undefined) {
+      if (!res.write(webSocket ? unframed(frame) : frame) && watcher.closeReason === undefined) {
         // The client reads slowly: wait, while the watcher's bounded buffer absorbs new events.
         // The watcher closes when that bound is passed or the client goes (stop), ending the wait.
         await new Promise<void>((resolve) => {

@@ -271,7 +271,7 @@ describe("negotiateOutput", () => {
       assert.throws(
         () => negotiateOutput("text/plain", options),
         notAcceptable(
-          "only the following media types are accepted: application/json, application/yaml, application/vnd.cluster.protobuf",
+          "only the following media types are accepted: application/json, application/yaml, application/vnd.cluster.protobuf, application/vnd.kubernetes.protobuf",
         ),
       );
     });

@@ -14,7 +14,7 @@
 //   group `meta.<suffix>` at v1 or v1beta1. Any other conversion makes the clause unusable.
 // - A watch picks its clause the same way; the clause's serializer must be able to stream (JSON and
 //   Protobuf can, YAML cannot), otherwise the answer is 406 listing the streaming media types.
-import type { Naming } from "../../backends/naming/index.ts";
+import { type Naming, naming as namingPreset } from "../../backends/naming/index.ts";
 import { errors } from "../request/api-error.ts";
 
 /** One clause of an Accept header. */
@@ -79,6 +79,8 @@ export interface NegotiateOutputOptions {
 
 const JSON_TYPE = "application/json";
 const YAML_TYPE = "application/yaml";
+const UPSTREAM_PROTOBUF = namingPreset("kubernetes").protobufMediaType;
+const ERROR_NAMING = namingPreset("cluster");
 
 interface Serializer {
   readonly mediaType: string;
@@ -88,20 +90,29 @@ interface Serializer {
   readonly streams: boolean;
 }
 
+function protobufSerializer(mediaType: string): Serializer {
+  return {
+    mediaType,
+    type: "application",
+    subType: mediaType.slice("application/".length),
+    encoding: "protobuf",
+    streams: true,
+  };
+}
+
+/**
+ * JSON, YAML, the preset's Protobuf type, and upstream's Protobuf type when the preset's differs:
+ * client-go asks for upstream's whatever the server's naming.
+ */
 function serializers(naming: Naming): readonly Serializer[] {
   const cached = serializerCache.get(naming);
   if (cached) return cached;
   const list: Serializer[] = [
     { mediaType: JSON_TYPE, type: "application", subType: "json", encoding: "json", streams: true },
     { mediaType: YAML_TYPE, type: "application", subType: "yaml", encoding: "yaml", streams: false },
-    {
-      mediaType: naming.protobufMediaType,
-      type: "application",
-      subType: naming.protobufMediaType.slice("application/".length),
-      encoding: "protobuf",
-      streams: true,
-    },
+    protobufSerializer(naming.protobufMediaType),
   ];
+  if (naming.protobufMediaType !== UPSTREAM_PROTOBUF) list.push(protobufSerializer(UPSTREAM_PROTOBUF));
   serializerCache.set(naming, list);
   return list;
 }
@@ -295,6 +306,24 @@ function findMatch(header: string, options: NegotiateOutputOptions): Match | und
     }
   }
   return undefined;
+}
+
+/**
+ * The Protobuf media type an error's Status goes out in, or undefined for JSON. As upstream writes
+ * errors: the first clause any serializer can serve without a conversion decides, for built-in
+ * and custom resources alike (a Status always has a Protobuf form). Error paths need not know
+ * the preset: the cluster preset's serializers hold every preset's Protobuf type.
+ */
+export function errorProtobufType(accept: string | undefined): string | undefined {
+  if (accept === undefined || accept.length === 0) return undefined;
+  const match = findMatch(accept, {
+    naming: ERROR_NAMING,
+    tableSupported: false,
+    protobufSupported: true,
+    protobufMetaSupported: false,
+  });
+  if (!match || match.conversion || match.serializer.encoding !== "protobuf") return undefined;
+  return match.serializer.mediaType;
 }
 
 const TRUE_VALUES = new Set(["1", "t", "T", "TRUE", "true", "True"]);

@@ -1003,20 +1003,73 @@ export function encodeProtobufMessage(object: Record<string, unknown>): Uint8Arr
 }
 
 /** The Kubernetes Protobuf body (magic and envelope) of an object with `apiVersion` and `kind`. */
-export function encodeProtobufObject(object: Record<string, unknown>): Uint8Array {
+export function encodeProtobufObject(object: Record<string, unknown>): Buffer {
   const known = encodableKind(object);
-  const raw = encodeProtobufMessage(object);
+  return encodeProtobufEnvelope(known.apiVersion, known.kind, encodeProtobufMessage(object));
+}
+
+/**
+ * The magic and a runtime.Unknown holding `raw`, the message of a kind named by apiVersion and
+ * kind; contentEncoding and contentType are written empty, as Go's serializer leaves them.
+ */
+export function encodeProtobufEnvelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
   const writer = protobuf.Writer.create();
   writer.uint32(tag(1, LENGTH_DELIMITED)).fork();
-  writer.uint32(tag(1, LENGTH_DELIMITED)).string(known.apiVersion);
-  writer.uint32(tag(2, LENGTH_DELIMITED)).string(known.kind);
+  writer.uint32(tag(1, LENGTH_DELIMITED)).string(apiVersion);
+  writer.uint32(tag(2, LENGTH_DELIMITED)).string(kind);
   writer.ldelim();
   writer.uint32(tag(2, LENGTH_DELIMITED)).bytes(raw);
   writer.uint32(tag(3, LENGTH_DELIMITED)).string(""); // contentEncoding
   writer.uint32(tag(4, LENGTH_DELIMITED)).string(""); // contentType
   const envelope = writer.finish();
-  const out = new Uint8Array(PROTOBUF_MAGIC.length + envelope.length);
+  const out = Buffer.allocUnsafe(PROTOBUF_MAGIC.length + envelope.length);
   out.set(PROTOBUF_MAGIC, 0);
   out.set(envelope, PROTOBUF_MAGIC.length);
+  return out;
+}
+
+/**
+ * A list body from its items' messages (encodeProtobufMessage of each item), so that an item's
+ * bytes, once made, serve every page that holds it. `list` has the list's apiVersion, kind and
+ * metadata; the fields go in number order, as Go writes them.
+ */
+export function encodeProtobufList(
+  list: { apiVersion: string; kind: string; metadata: Record<string, unknown> },
+  items: readonly Uint8Array[],
+): Buffer {
+  const known = encodableKind(list);
+  const fields = messageDescriptor(known.message).fields;
+  const meta = fields.find((f) => f.name === "metadata");
+  const itemsField = fields.find((f) => f.name === "items");
+  if (!meta || !itemsField || meta.type.kind !== "message") {
+    throw new ProtobufEncodeError(`kind "${known.kind}" is not a list`);
+  }
+  const writer = protobuf.Writer.create();
+  const writeItems = () => {
+    for (const item of items) writer.uint32(tag(itemsField.number, LENGTH_DELIMITED)).bytes(item);
+  };
+  if (itemsField.number < meta.number) writeItems();
+  writeMessageField(writer, meta.number, messageDescriptor(meta.type.message), list.metadata, "metadata");
+  if (itemsField.number > meta.number) writeItems();
+  return encodeProtobufEnvelope(known.apiVersion, known.kind, writer.finish());
+}
+
+/**
+ * One event of a Protobuf watch stream: a meta.v1.WatchEvent whose object's raw bytes are the
+ * object's full body (magic and envelope). The event itself has neither: upstream encodes it
+ * with its raw serializer. `framed` puts the 4-byte big-endian length in front, as a chunked
+ * HTTP stream carries it; a WebSocket message is the event alone.
+ */
+export function encodeProtobufWatchEvent(type: string, object: Uint8Array, framed: boolean): Buffer {
+  const writer = protobuf.Writer.create();
+  writer.uint32(tag(1, LENGTH_DELIMITED)).string(type);
+  writer.uint32(tag(2, LENGTH_DELIMITED)).fork();
+  writer.uint32(tag(1, LENGTH_DELIMITED)).bytes(object);
+  writer.ldelim();
+  const event = writer.finish();
+  const prefix = framed ? 4 : 0;
+  const out = Buffer.allocUnsafe(prefix + event.length);
+  if (framed) out.writeUInt32BE(event.length, 0);
+  out.set(event, prefix);
   return out;
 }

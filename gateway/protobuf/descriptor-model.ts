@@ -106,6 +106,7 @@ export interface KindDescriptor {
 // Protobuf package names of upstream's IDL; the message names on the wire stay upstream's.
 export const CORE_V1 = "k8s.io.api.core.v1";
 export const META_V1 = "k8s.io.apimachinery.pkg.apis.meta.v1";
+export const META_V1BETA1 = "k8s.io.apimachinery.pkg.apis.meta.v1beta1";
 export const RUNTIME = "k8s.io.apimachinery.pkg.runtime";
 export const RESOURCE = "k8s.io.apimachinery.pkg.api.resource";
 export const INTSTR = "k8s.io.apimachinery.pkg.util.intstr";

@@ -14,9 +14,11 @@ import {
   int64,
   type KindDescriptor,
   META_V1,
+  META_V1BETA1,
   type MessageDescriptor,
   MICRO_TIME,
   msg,
+  msgs,
   RESOURCE,
   RUNTIME,
   str,
@@ -74,11 +76,35 @@ const SPECIAL_MESSAGES: readonly MessageDescriptor[] = [
   },
 ];
 
+/**
+ * Meta messages that are not catalog types: the metadata-only views client-go's metadata
+ * informers ask for, and the event of a Protobuf watch stream.
+ */
+const META_MESSAGES: readonly MessageDescriptor[] = [
+  { name: `${META_V1}.PartialObjectMetadata`, fields: [msg("metadata", 1, `${META_V1}.ObjectMeta`)] },
+  {
+    name: `${META_V1}.PartialObjectMetadataList`,
+    fields: [
+      msg("metadata", 1, `${META_V1}.ListMeta`),
+      msgs("items", 2, `${META_V1}.PartialObjectMetadata`, { omitEmpty: false, emptyAsArray: true }),
+    ],
+  },
+  {
+    // v1beta1's list numbers its fields the other way round.
+    name: `${META_V1BETA1}.PartialObjectMetadataList`,
+    fields: [
+      msg("metadata", 2, `${META_V1}.ListMeta`),
+      msgs("items", 1, `${META_V1}.PartialObjectMetadata`, { omitEmpty: false, emptyAsArray: true }),
+    ],
+  },
+  { name: `${META_V1}.WatchEvent`, fields: [str("type", 1), msg("object", 2, `${RUNTIME}.RawExtension`)] },
+];
+
 const generated = catalogDescriptors();
 
 /** Every descriptor by its fully qualified name. */
 export const MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map(
-  [...SPECIAL_MESSAGES, ...generated.messages].map((m) => [m.name, m]),
+  [...SPECIAL_MESSAGES, ...META_MESSAGES, ...generated.messages].map((m) => [m.name, m]),
 );
 
 export function messageDescriptor(name: string): MessageDescriptor {
@@ -92,6 +118,24 @@ export const KINDS: readonly KindDescriptor[] = [
   // Upstream registers these in every group version (and in meta.k8s.io/v1).
   { kind: "DeleteOptions", group: "*", version: "*", message: `${META_V1}.DeleteOptions` },
   { kind: "Status", group: "*", version: "*", message: `${META_V1}.Status` },
+  ...["v1", "v1beta1"].map((version) => ({
+    kind: "PartialObjectMetadata",
+    group: "meta",
+    version,
+    message: `${META_V1}.PartialObjectMetadata`,
+  })),
+  {
+    kind: "PartialObjectMetadataList",
+    group: "meta",
+    version: "v1",
+    message: `${META_V1}.PartialObjectMetadataList`,
+  },
+  {
+    kind: "PartialObjectMetadataList",
+    group: "meta",
+    version: "v1beta1",
+    message: `${META_V1BETA1}.PartialObjectMetadataList`,
+  },
 ];
 
 // Every naming preset; a Record so that a new preset cannot be forgotten here.

@@ -38,6 +38,7 @@ export const IDL_FILES = [
   "apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto",
   "kube-aggregator/pkg/apis/apiregistration/v1/generated.proto",
   "apimachinery/pkg/apis/meta/v1/generated.proto",
+  "apimachinery/pkg/apis/meta/v1beta1/generated.proto",
   "apimachinery/pkg/runtime/generated.proto",
   "apimachinery/pkg/runtime/schema/generated.proto",
   "apimachinery/pkg/api/resource/generated.proto",

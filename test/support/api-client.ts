@@ -13,6 +13,8 @@ export interface ApiResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly text: string;
+  /** The body as received (Protobuf answers are not text). */
+  readonly bytes: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected field by field
   readonly body: any;
 }
@@ -61,14 +63,15 @@ export class ApiClient {
       body,
       dispatcher: this.#agent,
     });
-    const text = await res.body.text();
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    const text = bytes.toString("utf8");
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
     }
-    return { status: res.statusCode, headers: res.headers, text, body: parsed };
+    return { status: res.statusCode, headers: res.headers, text, bytes, body: parsed };
   }
 
   /** Open a watch and hand back its events as they arrive. */

@@ -31,11 +31,16 @@ export const del: VerbHandler = async (ctx, env, { served, ns, name, subresource
     return;
   }
   const m = result.object.metadata as { name?: string; uid?: string };
-  codec.sendStatus(ctx, 200, {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Success",
-    details: { name: m.name ?? name, group: schema.group, kind: schema.plural, uid: m.uid ?? "" },
-  });
+  codec.sendStatus(
+    ctx,
+    200,
+    {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Success",
+      details: { name: m.name ?? name, group: schema.group, kind: schema.plural, uid: m.uid ?? "" },
+    },
+    choice,
+  );
 };
