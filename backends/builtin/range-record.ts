@@ -3,7 +3,13 @@
 // gateways sharing a store never hand out one item twice. Changes queued while a write is in
 // flight go out together in the next write, so concurrent allocations in one process cost one
 // store write per batch rather than a conflict each.
-import { ConflictError, type Revision, type Storage, type StoredValue } from "../contract/index.ts";
+import {
+  ConflictError,
+  isStorageError,
+  type Revision,
+  type Storage,
+  type StoredValue,
+} from "../contract/index.ts";
 
 /** Which items of a range are taken; item i is bit i. */
 export class Bitmap {
@@ -221,6 +227,8 @@ export class RangeRecord {
           fresh = true;
           continue;
         }
+        if (isStorageError(err, "NotFound"))
+          throw new RecordMissingError(`the allocation record ${this.key} is missing`);
         throw err;
       }
     }

@@ -402,6 +402,11 @@ describe("ServiceAllocator repair", () => {
     const kept = service("kept", { clusterIP: "10.0.0.7" });
     assert.deepEqual(await create(a, s, kept), []);
     await s.delete(SERVICE_IP_RECORD);
+    // A write against the cached copy finds it gone: rebuilt, and the pick made again.
+    const fresh = service("fresh", {});
+    assert.deepEqual(await create(a, s, fresh), []);
+    assert.notEqual(spec(fresh).clusterIP, "10.0.0.7");
+    await s.delete(SERVICE_IP_RECORD);
     assert.deepEqual(await create(a, s, service("y", { clusterIP: "10.0.0.7" })), [
       "failed to allocate IP 10.0.0.7: provided IP is already allocated",
     ]);
