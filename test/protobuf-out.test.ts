@@ -312,6 +312,120 @@ describe("Protobuf responses, byte for byte with upstream's IDL (kubernetes nami
     assert.equal((await api.call("GET", `${CONFIGMAPS}?labelSelector=sweep%3Dyes`)).body.items.length, 0);
   });
 
+  it("reviews, Scale, Eviction and TokenRequest: Protobuf bodies in, Protobuf answers out", async () => {
+    const authz = `${K8S.group("authorization")}/v1`;
+    const review = await api.call("POST", `/apis/${authz}/selfsubjectaccessreviews`, {
+      raw: goBody(authz, "SelfSubjectAccessReview", "k8s.io.api.authorization.v1.SelfSubjectAccessReview", {
+        metadata: {},
+        spec: { resourceAttributes: { namespace: "default", verb: "get", resource: "pods" } },
+      }),
+      contentType: PB,
+      accept,
+    });
+    assert.equal(review.status, 201, review.text);
+    assert.equal(review.headers["content-type"], PB);
+    assert.deepEqual(
+      { ...envelopeOf(review.bytes).typeMeta },
+      {
+        apiVersion: authz,
+        kind: "SelfSubjectAccessReview",
+      },
+    );
+    const answer = type("k8s.io.api.authorization.v1.SelfSubjectAccessReview").decode(
+      envelopeOf(review.bytes).raw,
+    ) as unknown as { status: { allowed: boolean } };
+    assert.equal(answer.status.allowed, true);
+
+    // A Deployment scaled through its Scale, sent and answered in Protobuf.
+    const web = await api.call("POST", "/apis/apps/v1/namespaces/default/deployments", {
+      body: {
+        metadata: { name: "web" },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: "web" } },
+          template: {
+            metadata: { labels: { app: "web" } },
+            spec: { containers: [{ name: "c", image: "nginx" }] },
+          },
+        },
+      },
+    });
+    assert.equal(web.status, 201, web.text);
+    const scalePath = "/apis/apps/v1/namespaces/default/deployments/web/scale";
+    const scale = await api.call("PUT", scalePath, {
+      raw: goBody("autoscaling/v1", "Scale", "k8s.io.api.autoscaling.v1.Scale", {
+        metadata: { name: "web", namespace: "default" },
+        spec: { replicas: 3 },
+      }),
+      contentType: PB,
+      accept,
+    });
+    assert.equal(scale.status, 200, scale.text);
+    assert.equal(scale.headers["content-type"], PB);
+    const scaled = type("k8s.io.api.autoscaling.v1.Scale").decode(envelopeOf(scale.bytes).raw) as unknown as {
+      spec: { replicas: number };
+    };
+    assert.equal(scaled.spec.replicas, 3);
+    assert.equal(
+      (await api.call("GET", "/apis/apps/v1/namespaces/default/deployments/web")).body.spec.replicas,
+      3,
+    );
+    // A Protobuf body of another kind is refused, and nothing changes.
+    const wrongKind = await api.call("PUT", scalePath, {
+      raw: goBody("v1", "ConfigMap", "k8s.io.api.core.v1.ConfigMap", { metadata: { name: "web" } }),
+      contentType: PB,
+    });
+    assert.equal(wrongKind.status, 400, wrongKind.text);
+    assert.equal(
+      (await api.call("GET", "/apis/apps/v1/namespaces/default/deployments/web")).body.spec.replicas,
+      3,
+    );
+
+    // A token for a ServiceAccount.
+    assert.equal(
+      (
+        await api.call("POST", "/api/v1/namespaces/default/serviceaccounts", {
+          body: { metadata: { name: "robot" } },
+        })
+      ).status,
+      201,
+    );
+    const authn = `${K8S.group("authentication")}/v1`;
+    const token = await api.call("POST", "/api/v1/namespaces/default/serviceaccounts/robot/token", {
+      raw: goBody(authn, "TokenRequest", "k8s.io.api.authentication.v1.TokenRequest", {
+        metadata: {},
+        spec: { expirationSeconds: 3600 },
+      }),
+      contentType: PB,
+      accept,
+    });
+    assert.equal(token.status, 201, token.text);
+    assert.equal(token.headers["content-type"], PB);
+    const issued = type("k8s.io.api.authentication.v1.TokenRequest").decode(
+      envelopeOf(token.bytes).raw,
+    ) as unknown as {
+      status: { token: string };
+    };
+    assert.match(issued.status.token, /^ey/);
+
+    // An Eviction of a pod that is not running: deleted, the answer a Status.
+    const pod = await api.call("POST", "/api/v1/namespaces/default/pods", {
+      body: { metadata: { name: "evicted" }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    });
+    assert.equal(pod.status, 201, pod.text);
+    const evicted = await api.call("POST", "/api/v1/namespaces/default/pods/evicted/eviction", {
+      raw: goBody("policy/v1", "Eviction", "k8s.io.api.policy.v1.Eviction", {
+        metadata: { name: "evicted", namespace: "default" },
+      }),
+      contentType: PB,
+      accept,
+    });
+    assert.equal(evicted.status, 201, evicted.text);
+    assert.equal(evicted.headers["content-type"], PB);
+    assert.equal(envelopeOf(evicted.bytes).typeMeta.kind, "Status");
+    assert.equal((await api.call("GET", "/api/v1/namespaces/default/pods/evicted")).status, 404);
+  });
+
   it("a watch in Protobuf: length-prefixed WatchEvents holding the object's full body, BOOKMARK too", async () => {
     const list = await api.call("GET", CONFIGMAPS);
     const rv = list.body.metadata.resourceVersion as string;

@@ -540,6 +540,26 @@ export class Codec {
     return readDeleteOptions(body, ctx.url.searchParams, metaGroup);
   }
 
+  /**
+   * A body of another kind than the resource's (a Scale) when it is Protobuf, as client-go's
+   * scale client sends it; undefined for other bodies, which the caller reads as before.
+   */
+  readProtobufOther(
+    ctx: RequestContext,
+    expected: { apiVersion: string; kind: string },
+  ): JsonObject | undefined {
+    const raw = ctx.req.body;
+    if (!Buffer.isBuffer(raw) || !this.#isProtobufBody(ctx)) return undefined;
+    const object = this.#decodeProtobufBody(raw, expected);
+    if (object.kind !== expected.kind) {
+      throw errors.badRequest(
+        `the kind in the data (${String(object.kind)}) does not match the expected kind (${expected.kind})`,
+      );
+    }
+    auditRequestBody(ctx, object);
+    return object;
+  }
+
   /** Whether the request's Content-Type is one of the Protobuf types. */
   #isProtobufBody(ctx: RequestContext): boolean {
     const type = ctx.req.headers["content-type"];

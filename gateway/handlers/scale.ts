@@ -156,7 +156,10 @@ export async function handleScale(ctx: RequestContext, env: HandlerEnv, target: 
   const patchType =
     verb === "patch" ? codec.patchType(ctx, builtin ? PATCH_TYPES : CUSTOM_PATCH_TYPES) : undefined;
   const writer = writeManager(ctx, env, verb === "patch" ? "PatchOptions" : "UpdateOptions", patchType);
-  const body = await codec.readPatch(ctx, patchType ?? "application/json");
+  const body =
+    (verb === "update"
+      ? codec.readProtobufOther(ctx, { apiVersion: "autoscaling/v1", kind: "Scale" })
+      : undefined) ?? (await codec.readPatch(ctx, patchType ?? "application/json"));
   const config = patchType === APPLY_PATCH ? readScaleApply(ctx, body) : undefined;
   // Admission sees Scale objects, before and after, as upstream's scale endpoint shows them.
   const scaleOf = (object: JsonObject): JsonObject => {
