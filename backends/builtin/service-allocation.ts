@@ -245,6 +245,8 @@ export class ServiceAllocator {
     };
     state = created;
     this.#states.set(storage, state);
+    // Failures here show again, to the write that waits for the first pass.
+    this.#initialize(created, storage).catch(() => {});
     const interval = this.#options.repairIntervalMs ?? DEFAULT_REPAIR_INTERVAL_MS;
     if (interval > 0) {
       const timer = setInterval(() => {
@@ -256,6 +258,18 @@ export class ServiceAllocator {
     return state;
   }
 
+  /** The first pass initializes the records (from the stored Services) before anything is taken. */
+  #initialize(state: StoreState, storage: Storage): Promise<void> {
+    state.initializing ??= this.repair(storage)
+      .then(() => {
+        state.initialized = true;
+      })
+      .finally(() => {
+        state.initializing = undefined;
+      });
+    return state.initializing;
+  }
+
   /** Runs `run` on a record once the records are initialized; a record gone missing is rebuilt. */
   async #change<T>(
     storage: Storage,
@@ -263,17 +277,7 @@ export class ServiceAllocator {
     run: (bits: Bitmap) => T,
   ): Promise<T> {
     const state = this.#state(storage);
-    // The first pass initializes the records (from the stored Services) before anything is taken.
-    if (!state.initialized) {
-      state.initializing ??= this.repair(storage)
-        .then(() => {
-          state.initialized = true;
-        })
-        .finally(() => {
-          state.initializing = undefined;
-        });
-      await state.initializing;
-    }
+    if (!state.initialized) await this.#initialize(state, storage);
     try {
       return await pick(state).change(run);
     } catch (err) {
@@ -294,6 +298,8 @@ export class ServiceAllocator {
     old: JsonObject | undefined,
   ): Promise<ServiceAllocation> {
     const none: ServiceAllocation = { causes: [], settle: async () => {} };
+    // Any Service write starts this store's repair passes, even one that takes nothing.
+    this.#state(storage);
     const spec = asObject(object.spec);
     if (!spec) return none;
     const type = asString(spec.type) || "ClusterIP";
