@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { naming } from "../../backends/naming/index.ts";
 import { ApiError } from "../request/api-error.ts";
 import {
+  errorProtobufType,
   isPrettyPrint,
   type NegotiateOutputOptions,
   negotiateInput,
@@ -267,6 +268,14 @@ describe("negotiateOutput", () => {
         contentType: "application/vnd.cluster.protobuf",
       });
     });
+    it("upstream's Protobuf type too, answered in that type (client-go asks for it)", () => {
+      assert.deepEqual(negotiateOutput(CLIENT_GO_PROTOBUF, options), PROTOBUF_OUT);
+      assert.deepEqual(negotiateOutput(CLIENT_GO_PROTOBUF, { ...options, stream: true }), {
+        ...PROTOBUF_OUT,
+        contentType: "application/vnd.kubernetes.protobuf;stream=watch",
+        stream: true,
+      });
+    });
     it("406 names its types", () => {
       assert.throws(
         () => negotiateOutput("text/plain", options),
@@ -450,5 +459,38 @@ describe("negotiateInput", () => {
             "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml",
       );
     });
+  }
+});
+
+describe("the encoding of an error's Status", () => {
+  const cases: [string, string | undefined, string | undefined][] = [
+    ["no Accept: JSON", undefined, undefined],
+    ["JSON", "application/json", undefined],
+    ["client-go's Protobuf first", CLIENT_GO_PROTOBUF, "application/vnd.kubernetes.protobuf"],
+    [
+      "the cluster preset's type",
+      "application/vnd.cluster.protobuf, application/json",
+      "application/vnd.cluster.protobuf",
+    ],
+    [
+      "JSON weighted above Protobuf",
+      "application/vnd.kubernetes.protobuf;q=0.5, application/json",
+      undefined,
+    ],
+    [
+      "Table first: JSON (a Table is no form of an error)",
+      `${KUBECTL_GET},application/vnd.kubernetes.protobuf`,
+      undefined,
+    ],
+    ["the metadata client: its JSON clause", METADATA_CLIENT_LIST, undefined],
+    ["nothing this server has", "text/html", undefined],
+    [
+      "a conversion is skipped, not chosen: the next clause decides",
+      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/vnd.kubernetes.protobuf",
+      "application/vnd.kubernetes.protobuf",
+    ],
+  ];
+  for (const [name, accept, expected] of cases) {
+    it(name, () => assert.equal(errorProtobufType(accept), expected));
   }
 });

@@ -316,14 +316,17 @@ function findMatch(header: string, options: NegotiateOutputOptions): Match | und
  */
 export function errorProtobufType(accept: string | undefined): string | undefined {
   if (accept === undefined || accept.length === 0) return undefined;
-  const match = findMatch(accept, {
-    naming: ERROR_NAMING,
-    tableSupported: false,
-    protobufSupported: true,
-    protobufMetaSupported: false,
-  });
-  if (!match || match.conversion || match.serializer.encoding !== "protobuf") return undefined;
-  return match.serializer.mediaType;
+  const options = { naming: ERROR_NAMING, tableSupported: false, protobufSupported: true };
+  for (const clause of parseAccept(accept)) {
+    // A clause asking for a conversion (as=Table, as=PartialObjectMetadata) is no form of an error.
+    if ("as" in clause.params) continue;
+    for (const s of serializers(ERROR_NAMING)) {
+      if (clauseMatches(clause, s) && acceptOptions(clause, s, options)) {
+        return s.encoding === "protobuf" ? s.mediaType : undefined;
+      }
+    }
+  }
+  return undefined;
 }
 
 const TRUE_VALUES = new Set(["1", "t", "T", "TRUE", "true", "True"]);
