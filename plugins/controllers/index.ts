@@ -43,6 +43,11 @@ export {
   KubernetesServiceController,
   type KubernetesServiceOptions,
 } from "./kubernetes-service/kubernetes-service-controller.ts";
+export {
+  defaultIdentity,
+  LeaderElector,
+  type LeaderElectorOptions,
+} from "./leader-election/index.ts";
 export { NamespaceController } from "./namespace/namespace-controller.ts";
 export { RootCaPublisher } from "./rootca/root-ca-publisher.ts";
 export { ServiceAccountController } from "./serviceaccount/serviceaccount-controller.ts";

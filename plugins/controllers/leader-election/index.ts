@@ -1,0 +1,7 @@
+export {
+  defaultIdentity,
+  LeaderElector,
+  type LeaderElectorOptions,
+  type LeaseRecord,
+  microTime,
+} from "./leader-elector.ts";
