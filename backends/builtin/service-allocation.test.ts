@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { JsonObject } from "../common/json.ts";
-import type { Storage } from "../contract/index.ts";
+import { type Storage, UnavailableError } from "../contract/index.ts";
 import { MemoryStorage } from "../memory/index.ts";
 import { Bitmap } from "./range-record.ts";
 import {
@@ -176,6 +176,29 @@ describe("ServiceAllocator", () => {
     });
     assert.deepEqual(await create(a, s, bad), ["provided port is already allocated"]);
     assert.deepEqual(await create(a, s, service("c", { clusterIP: "10.96.0.7" })), []);
+  });
+
+  it("gives the address back when the node ports cannot be written", async () => {
+    const { a } = allocator({ clusterIpRange: "10.96.0.0/24", nodePortRange: "30000-30010" });
+    const inner = new MemoryStorage();
+    let failPorts = false;
+    const s = new Proxy(inner, {
+      get(target, property) {
+        if (property === "update" && failPorts)
+          return (k: string, v: string, r: number) =>
+            k === NODE_PORT_RECORD
+              ? Promise.reject(new UnavailableError("etcd went away"))
+              : target.update(k, v, r);
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    assert.deepEqual(await create(a, s, service("first", { type: "NodePort", ports: [{ port: 80 }] })), []);
+    failPorts = true;
+    const svc = service("n", { type: "NodePort", clusterIP: "10.96.0.9", ports: [{ port: 80 }] });
+    await assert.rejects(a.allocate(s, svc, undefined), UnavailableError);
+    failPorts = false;
+    assert.deepEqual(await create(a, s, service("c", { clusterIP: "10.96.0.9" })), []);
   });
 
   it("keeps the address on update, frees what a type change drops, leaves headless and ExternalName without one", async () => {

@@ -330,7 +330,13 @@ export class ServiceAllocator {
     const oldSpec = asObject(old?.spec);
     const ipPlan = await this.#planIps(storage, spec, oldSpec);
     if (ipPlan.errs.length > 0) return { causes: ipPlan.errs, settle: none.settle };
-    const portPlan = await this.#planPorts(storage, spec, oldSpec, type);
+    let portPlan: PortPlan;
+    try {
+      portPlan = await this.#planPorts(storage, spec, oldSpec, type);
+    } catch (err) {
+      await release({ ips: ipPlan.taken, ports: [] });
+      throw err;
+    }
     if (portPlan.errs.length > 0) {
       await release({ ips: ipPlan.taken, ports: [] });
       return { causes: portPlan.errs, settle: none.settle };
