@@ -53,6 +53,11 @@ export interface AvailabilityOptions {
   /** `apiregistration.<domain>` */
   readonly group: string;
   readonly metrics?: GatewayMetrics;
+  /**
+   * Whether this gateway writes the status (default: always). Replicas each probe for their own
+   * routing; only the elected one writes, so they do not overwrite each other's verdicts.
+   */
+  readonly writesStatus?: () => boolean;
   /** How often every remote APIService is checked again. */
   readonly periodMs: number;
   readonly onError: (err: unknown, context: string) => void;
@@ -65,6 +70,8 @@ export class ApiServiceAvailability {
   #generation = 0;
   #wake: (() => void) | undefined;
   #pending = false;
+  /** Write every status at the next check, changed or not (leadership just came here). */
+  #rewrite = false;
   synced = false;
 
   constructor(options: AvailabilityOptions) {
@@ -86,6 +93,12 @@ export class ApiServiceAvailability {
     return this.#generation;
   }
 
+  /** Checks everything again soon and writes every status: this gateway now writes them. */
+  rewriteStatus(): void {
+    this.#rewrite = true;
+    this.recheck();
+  }
+
   /** Checks everything again soon (an APIService, Service or EndpointSlice changed). */
   recheck(): void {
     this.#pending = true;
@@ -98,7 +111,9 @@ export class ApiServiceAvailability {
     while (!signal.aborted) {
       this.#pending = false;
       tableGeneration = this.#o.table.generation;
-      await this.#checkAll();
+      const rewrite = this.#rewrite;
+      this.#rewrite = false;
+      await this.#checkAll(rewrite);
       this.synced = true;
       if (this.#pending || this.#o.table.generation !== tableGeneration) continue;
       // Stopped during the checks: the abort found no wait to end, so none may start.
@@ -114,7 +129,7 @@ export class ApiServiceAvailability {
     }
   }
 
-  async #checkAll(): Promise<void> {
+  async #checkAll(rewrite: boolean): Promise<void> {
     const remotes = this.#o.table.remotes();
     const names = new Set(remotes.map((e) => e.name));
     for (const name of [...this.#state.keys()]) {
@@ -123,10 +138,10 @@ export class ApiServiceAvailability {
       this.#o.metrics?.apiServiceGone(name);
       if (this.#discovery.delete(name)) this.#generation++;
     }
-    await Promise.all(remotes.map((entry) => this.#check(entry)));
+    await Promise.all(remotes.map((entry) => this.#check(entry, rewrite)));
   }
 
-  async #check(entry: ApiServiceEntry): Promise<void> {
+  async #check(entry: ApiServiceEntry, rewrite: boolean): Promise<void> {
     const outcome = await this.#probe(entry);
     const before = this.#state.get(entry.name);
     const since =
@@ -143,10 +158,11 @@ export class ApiServiceAvailability {
       }
     }
     const a = outcome.availability;
-    if (before?.available !== a.available || before?.reason !== a.reason || before?.message !== a.message) {
+    const changed =
+      before?.available !== a.available || before?.reason !== a.reason || before?.message !== a.message;
+    if (changed)
       this.#o.metrics?.apiServiceChecked(entry.name, a.available ? undefined : a.reason, before?.available);
-      await this.#writeStatus(entry, a, since);
-    }
+    if ((changed || rewrite) && (this.#o.writesStatus?.() ?? true)) await this.#writeStatus(entry, a, since);
   }
 
   async #probe(

@@ -27,6 +27,7 @@ import {
   CsrSigningController,
   GarbageCollector,
   KubernetesServiceController,
+  LeaderElector,
   loadClusterSigners,
   NamespaceController,
   RootCaPublisher,
@@ -64,6 +65,11 @@ import { issueCertificate, loadAuthority } from "./pki/certificates.ts";
 import { tightenDataDir } from "./pki/data-dir.ts";
 import { runInit } from "./pki/init.ts";
 import { KubeletClientConfigError, loadKubeletClient } from "./pki/kubelet-client.ts";
+import {
+  checkSharedCredentials,
+  credentialFingerprints,
+  SharedCredentialsError,
+} from "./pki/shared-credentials.ts";
 import { legacyBindings, podBindingAction, podEvictionAction } from "./pod-actions.ts";
 import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
 import { buildSecurity } from "./security.ts";
@@ -447,6 +453,27 @@ async function main(options: ServerOptions): Promise<void> {
     keyPem: masters.keyPem,
     userAgent: userAgent("kube-apiserver"),
   });
+  // Replicas over a shared store must share credentials (issue 23): refuse to start otherwise.
+  if (options.storageBackend === "etcd" || options.storageBackend === "mongodb") {
+    const fingerprints = await credentialFingerprints({
+      clientCaPem,
+      frontProxyCaPem,
+      serviceAccountSigningKeyFile: options.serviceAccountSigningKeyFile ?? pki.paths.saKey,
+      serviceAccountKeyFiles:
+        options.serviceAccountKeyFiles.length > 0 ? options.serviceAccountKeyFiles : [pki.paths.saPub],
+    });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcome = await checkSharedCredentials(mastersClient, naming.systemNamespace, fingerprints);
+        log.info({ outcome }, "shared credentials checked");
+        break;
+      } catch (err) {
+        if (err instanceof SharedCredentialsError) throw err;
+        if (attempt % 10 === 0) log.warn({ err }, "shared credentials not checked yet; retrying");
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  }
   const policyRun = (async () => {
     for (let attempt = 0; !stopControllers.signal.aborted; attempt++) {
       try {
@@ -460,35 +487,95 @@ async function main(options: ServerOptions): Promise<void> {
     }
   })();
 
-  const namespaceController = new NamespaceController(
-    await controllerClient("namespace-controller"),
-    naming.productName,
-    onControllerError,
-  );
-  const serviceAccountController = new ServiceAccountController(
-    await controllerClient("serviceaccount-controller"),
-    onControllerError,
-  );
-  const rootCaPublisher = new RootCaPublisher(
-    await controllerClient("root-ca-cert-publisher"),
-    { name: naming.rootCaConfigMap, caPem: ca.certPem },
-    onControllerError,
-  );
-  const storageProtection = new StorageProtectionController(
-    await controllerClient("pvc-protection-controller"),
-    { pvc: naming.label("pvc-protection"), pv: naming.label("pv-protection") },
-    onControllerError,
-  );
-  const tokenController = new TokenController(
-    await controllerClient("token-controller"),
-    { naming, signer: security.signer, rootCaPem: ca.certPem },
-    onControllerError,
-  );
-  const aggregationController = new ClusterRoleAggregationController(
-    await controllerClient("clusterrole-aggregation-controller"),
-    naming,
-    onControllerError,
-  );
+  // Upstream's kube-controller-manager controllers: one replica runs them at a time (leader
+  // election), each term with new instances on a signal of its own. Their clients are made once.
+  const clients = {
+    namespace: await controllerClient("namespace-controller"),
+    serviceAccount: await controllerClient("serviceaccount-controller"),
+    rootCa: await controllerClient("root-ca-cert-publisher"),
+    storageProtection: await controllerClient("pvc-protection-controller"),
+    token: await controllerClient("token-controller"),
+    aggregation: await controllerClient("clusterrole-aggregation-controller"),
+    tokenCleaner: await controllerClient("token-cleaner"),
+    bootstrapSigner: await controllerClient("bootstrap-signer"),
+    certificates: await controllerClient("certificate-controller"),
+    garbageCollector: await controllerClient("generic-garbage-collector"),
+  };
+  // A controller runs only while `--runtime-config` serves everything it works on.
+  const serves = (...resources: [string, string, string][]) =>
+    resources.every(([group, version, resource]) => controlPlane.resources.lookup(group, version, resource));
+  type Controller = { readonly synced: boolean; run(signal: AbortSignal): Promise<void> };
+  const electedControllers = (): { ready: Controller[]; other: Controller[] } => {
+    const ready: Controller[] = [];
+    if (serves(["", "v1", "namespaces"]))
+      ready.push(new NamespaceController(clients.namespace, naming.productName, onControllerError));
+    if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"]))
+      ready.push(new ServiceAccountController(clients.serviceAccount, onControllerError));
+    if (serves(["", "v1", "secrets"], ["", "v1", "serviceaccounts"]))
+      ready.push(
+        new TokenController(
+          clients.token,
+          { naming, signer: security.signer, rootCaPem: ca.certPem },
+          onControllerError,
+        ),
+      );
+    if (serves(["", "v1", "namespaces"], ["", "v1", "configmaps"]))
+      ready.push(
+        new RootCaPublisher(
+          clients.rootCa,
+          { name: naming.rootCaConfigMap, caPem: ca.certPem },
+          onControllerError,
+        ),
+      );
+    if (serves(["", "v1", "pods"], ["", "v1", "persistentvolumeclaims"], ["", "v1", "persistentvolumes"]))
+      ready.push(
+        new StorageProtectionController(
+          clients.storageProtection,
+          { pvc: naming.label("pvc-protection"), pv: naming.label("pv-protection") },
+          onControllerError,
+        ),
+      );
+    if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"]))
+      ready.push(new ClusterRoleAggregationController(clients.aggregation, naming, onControllerError));
+    // Upstream runs the cleaner and the signer only when asked; they go with bootstrap tokens here.
+    if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {
+      ready.push(new BootstrapTokenCleaner(clients.tokenCleaner, naming, onControllerError));
+      if (serves(["", "v1", "configmaps"]))
+        ready.push(new BootstrapSigner(clients.bootstrapSigner, naming, onControllerError));
+    }
+    // Upstream's csrapproving, csrsigning and csrcleaner, under one identity.
+    if (serves([naming.group("certificates"), "v1", "certificatesigningrequests"]))
+      ready.push(
+        new CsrApprovingController(clients.certificates, naming, onControllerError),
+        new CsrSigningController(
+          clients.certificates,
+          { naming, authorities: csrSigners, durationMs: options.clusterSigningDuration },
+          onControllerError,
+        ),
+        new CsrCleaner(clients.certificates, naming, onControllerError),
+      );
+    // The garbage collector: not part of readiness (upstream's readyz does not wait for it either);
+    // its workers wait for its own monitors.
+    const other: Controller[] = [];
+    if (options.enableGarbageCollector)
+      other.push(
+        new GarbageCollector(clients.garbageCollector, {
+          ignored: (group, resource) =>
+            resource === "events" && (group === "" || group === naming.group("events")),
+          metrics: metrics.registry,
+          log: (v, message, fields) =>
+            v === 0
+              ? log.info({ v, ...fields }, message)
+              : v <= 2
+                ? log.debug({ v, ...fields }, message)
+                : log.trace({ v, ...fields }, message),
+          onError: onControllerError,
+        }),
+      );
+    return { ready, other };
+  };
+
+  // The API server's own loops, which upstream runs inside every kube-apiserver: every replica.
   // How extension servers authenticate callers, published as upstream's kube-apiserver does it:
   // with the server's own privileged loopback identity.
   const authenticationTrust = new AuthenticationTrustController(
@@ -512,9 +599,6 @@ async function main(options: ServerOptions): Promise<void> {
     },
     onControllerError,
   );
-  // A controller runs only while `--runtime-config` serves everything it works on.
-  const serves = (...resources: [string, string, string][]) =>
-    resources.every(([group, version, resource]) => controlPlane.resources.lookup(group, version, resource));
   const apiServiceRegistration = new ApiServiceRegistrationController(
     // Upstream's autoregister controller runs inside the API server.
     await controllerClient("apiservice-registration-controller", "kube-apiserver"),
@@ -550,7 +634,41 @@ async function main(options: ServerOptions): Promise<void> {
     },
     onControllerError,
   );
+  // Leader election, as upstream's controller manager: its identity and Lease.
+  const electionName = "kube-controller-manager";
+  const elector = options.leaderElect
+    ? new LeaderElector({
+        client: loopbackClient({
+          server: `https://${loopbackHost}:${options.securePort}`,
+          caPem: ca.certPem,
+          ...(await issueCertificate(ca, {
+            commonName: "system:kube-controller-manager",
+            usage: "client",
+            validDays: 30,
+          })),
+          userAgent: userAgent("kube-controller-manager", "leader-election"),
+        }),
+        group: naming.group("coordination"),
+        namespace: naming.systemNamespace,
+        name: electionName,
+        leaseDurationMs: options.leaderElectLeaseDuration,
+        renewDeadlineMs: options.leaderElectRenewDeadline,
+        retryPeriodMs: options.leaderElectRetryPeriod,
+        onLeading: (leading) => {
+          metrics.leaderElection(electionName, leading);
+          log.info(
+            { identity: elector?.identity, lease: electionName },
+            leading ? "leading" : "stopped leading",
+          );
+          // The new leader writes every APIService's status; the others only probe.
+          if (leading) availability?.rewriteStatus();
+        },
+        onError: (err) => onControllerError(err, "leader election"),
+      })
+    : undefined;
+  if (!elector) metrics.leaderElection(electionName, true);
   if (aggregation) {
+    // Every replica probes for its own routing and discovery; only the leader writes the status.
     availability = new ApiServiceAvailability({
       table: aggregation.table,
       backend: remoteBackend,
@@ -558,6 +676,7 @@ async function main(options: ServerOptions): Promise<void> {
       group: naming.group("apiregistration"),
       metrics,
       periodMs: options.apiServiceAvailabilityInterval,
+      writesStatus: () => elector?.leading ?? true,
       onError: onControllerError,
     });
     // A Service or its endpoints changing may change an extension's availability.
@@ -573,15 +692,8 @@ async function main(options: ServerOptions): Promise<void> {
       user: AGGREGATOR,
       onError: onControllerError,
     });
-  const running: { readonly synced: boolean; run(signal: AbortSignal): Promise<void> }[] = [];
-  if (serves(["", "v1", "namespaces"])) running.push(namespaceController);
-  if (serves(["", "v1", "namespaces"], ["", "v1", "serviceaccounts"])) running.push(serviceAccountController);
-  if (serves(["", "v1", "secrets"], ["", "v1", "serviceaccounts"])) running.push(tokenController);
-  if (serves(["", "v1", "namespaces"], ["", "v1", "configmaps"])) running.push(rootCaPublisher);
+  const running: Controller[] = [];
   if (serves(["", "v1", "configmaps"])) running.push(authenticationTrust);
-  if (serves(["", "v1", "pods"], ["", "v1", "persistentvolumeclaims"], ["", "v1", "persistentvolumes"]))
-    running.push(storageProtection);
-  if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"])) running.push(aggregationController);
   if (serves([naming.group("apiregistration"), "v1", "apiservices"])) running.push(apiServiceRegistration);
   running.push(bootstrapObjects);
   if (
@@ -594,15 +706,8 @@ async function main(options: ServerOptions): Promise<void> {
     running.push(kubernetesService);
   if (availability) running.push(availability);
   if (remoteOpenApi) running.push(remoteOpenApi);
-  // Upstream runs the cleaner only when asked; it goes with bootstrap tokens here.
-  if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {
-    running.push(
-      new BootstrapTokenCleaner(await controllerClient("token-cleaner"), naming, onControllerError),
-    );
-  }
-  // cluster-info, as kubeadm's init writes it (admin.kubeconfig's server and the cluster CA);
-  // the bootstrap signer goes with bootstrap tokens, as the cleaner does.
-  if (serves(["", "v1", "configmaps"])) {
+  // cluster-info, as kubeadm's init writes it (admin.kubeconfig's server and the cluster CA).
+  if (serves(["", "v1", "configmaps"]))
     running.push(
       new ClusterInfoPublisher(
         mastersClient,
@@ -610,45 +715,36 @@ async function main(options: ServerOptions): Promise<void> {
         onControllerError,
       ),
     );
-    if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"]))
-      running.push(
-        new BootstrapSigner(await controllerClient("bootstrap-signer"), naming, onControllerError),
-      );
-  }
-  // Upstream's csrapproving, csrsigning and csrcleaner, under one identity.
-  if (serves([naming.group("certificates"), "v1", "certificatesigningrequests"])) {
-    const certificates = await controllerClient("certificate-controller");
-    running.push(
-      new CsrApprovingController(certificates, naming, onControllerError),
-      new CsrSigningController(
-        certificates,
-        { naming, authorities: csrSigners, durationMs: options.clusterSigningDuration },
-        onControllerError,
-      ),
-      new CsrCleaner(certificates, naming, onControllerError),
-    );
-  }
   controllers.push(...running);
-  // The garbage collector: not part of readiness (upstream's readyz does not wait for it either);
-  // its workers wait for its own monitors.
-  if (options.enableGarbageCollector)
-    running.push(
-      new GarbageCollector(await controllerClient("generic-garbage-collector"), {
-        ignored: (group, resource) =>
-          resource === "events" && (group === "" || group === naming.group("events")),
-        metrics: metrics.registry,
-        log: (v, message, fields) =>
-          v === 0
-            ? log.info({ v, ...fields }, message)
-            : v <= 2
-              ? log.debug({ v, ...fields }, message)
-              : log.trace({ v, ...fields }, message),
-        onError: onControllerError,
-      }),
-    );
+  // Readiness waits once, after start, until this replica knows whether it leads and, when it
+  // does, until that term's controllers have synced; later changes of leader leave it alone.
+  let electedSettled = false;
+  const runElected = async (signal: AbortSignal) => {
+    const { ready, other } = electedControllers();
+    const settle = setInterval(() => {
+      if (ready.every((c) => c.synced)) electedSettled = true;
+      if (electedSettled) clearInterval(settle);
+    }, 50);
+    try {
+      await Promise.all([...ready, ...other].map((c) => c.run(signal)));
+    } finally {
+      clearInterval(settle);
+    }
+  };
+  controllers.push({
+    get synced() {
+      if (!electedSettled && elector?.decided && !elector.leading) electedSettled = true;
+      return electedSettled;
+    },
+  });
   // Controllers start once their roles exist, rather than logging 403s until then.
   const controllerRuns = [
-    policyRun.then(() => Promise.all(running.map((c) => c.run(stopControllers.signal)))),
+    policyRun.then(() =>
+      Promise.all([
+        ...running.map((c) => c.run(stopControllers.signal)),
+        elector ? elector.run(stopControllers.signal, runElected) : runElected(stopControllers.signal),
+      ]),
+    ),
   ];
   log.info(
     { url: serverUrl, storage: storage.name },
@@ -739,6 +835,7 @@ main(options).catch((err: unknown) => {
   }
   if (
     err instanceof SigningAuthorityError ||
+    err instanceof SharedCredentialsError ||
     err instanceof AuditConfigError ||
     err instanceof MongoStartError
   ) {

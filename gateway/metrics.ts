@@ -109,6 +109,14 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  // client-go's leader election series, as upstream's controller manager exposes it.
+  readonly #leaderStatus = new Gauge({
+    name: "leader_election_master_status",
+    help: "[ALPHA] Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
+    labelNames: ["name"] as const,
+    registers: [this.registry],
+  });
+
   // The series every request updates are cells (metric-cells.ts), not prom-client metrics.
   readonly #requests: CounterCells;
   readonly #latency: HistogramCells;
@@ -325,6 +333,11 @@ export class GatewayMetrics {
   }
 
   /** An APIService that is gone, or no longer remote. */
+  /** Whether this gateway holds the Lease `name`. */
+  leaderElection(name: string, leading: boolean): void {
+    this.#leaderStatus.set({ name }, leading ? 1 : 0);
+  }
+
   apiServiceGone(name: string): void {
     this.#unavailableApiService.remove({ name });
   }

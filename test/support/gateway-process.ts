@@ -69,9 +69,12 @@ export async function startGateway(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  // The CA comes from --pki-dir when a test shares one between replicas.
+  const pkiDir =
+    args.findLast((a) => a.startsWith("--pki-dir="))?.slice("--pki-dir=".length) ?? join(dir, "pki");
   if (how.waitReady !== false)
     await waitReady(
-      dir,
+      pkiDir,
       port,
       () => child.exitCode !== null,
       () => out,
@@ -96,12 +99,12 @@ export async function startGateway(
 
 /** Poll /readyz (trusting the generated CA) until it answers 200, as a deployment's probe would. */
 async function waitReady(
-  dataDir: string,
+  pkiDir: string,
   port: number,
   exited: () => boolean,
   output: () => string,
 ): Promise<void> {
-  const agent = new Agent({ connect: { ca: readFileSync(join(dataDir, "pki", "ca.crt"), "utf8") } });
+  const agent = new Agent({ connect: { ca: readFileSync(join(pkiDir, "ca.crt"), "utf8") } });
   const deadline = Date.now() + 20_000;
   try {
     for (;;) {

@@ -71,7 +71,6 @@ export class LeaderElector {
   /** Monotonic time the Lease was first found missing after another candidate held it. */
   #absentSince: number | undefined;
   #leading = false;
-  #decided = false;
 
   constructor(options: LeaderElectorOptions) {
     this.#o = options;
@@ -83,9 +82,13 @@ export class LeaderElector {
     return this.#leading;
   }
 
-  /** True once the first attempt found out whether this candidate leads. */
+  /**
+   * True while this candidate leads or has seen another holder's Lease: it knows who leads. A
+   * released or missing Lease, or one it could not read, leaves that open.
+   */
   get decided(): boolean {
-    return this.#decided;
+    const holder = this.#observed?.holderIdentity ?? "";
+    return this.#leading || (holder !== "" && holder !== this.identity);
   }
 
   /** The holder as last observed (empty: nobody). */
@@ -123,9 +126,7 @@ export class LeaderElector {
   async #acquire(signal: AbortSignal): Promise<boolean> {
     for (;;) {
       if (signal.aborted) return false;
-      const won = await this.#attempt(this.#o.retryPeriodMs);
-      this.#decided = true;
-      if (won) return true;
+      if (await this.#attempt(this.#o.retryPeriodMs)) return true;
       await sleep(this.#o.retryPeriodMs * (1 + Math.random() * JITTER), signal);
     }
   }
