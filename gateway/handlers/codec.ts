@@ -29,6 +29,7 @@ import { applyStrategicMergePatch } from "../patch/strategic-merge.ts";
 import type { RequestContext } from "../pipeline/index.ts";
 import {
   decodeProtobuf,
+  encodeProtobufEnvelope,
   encodeProtobufList,
   encodeProtobufMessage,
   encodeProtobufObject,
@@ -164,6 +165,32 @@ export class Codec {
   ): Promise<void> {
     const [json] = await this.#allAtVersion(ctx.info?.apiVersion, [stored], served, choice);
     this.#sendJson(ctx, code, json as string, choice, served);
+  }
+
+  /**
+   * A cached object (a GET). In Protobuf at the stored version, its message is made once per
+   * object version and kept with the cached item, as a list's items are.
+   */
+  async sendItem(
+    ctx: RequestContext,
+    item: CachedItem,
+    choice: OutputChoice,
+    served: Resource,
+  ): Promise<void> {
+    const version = ctx.info?.apiVersion;
+    if (choice.kind !== "protobuf" || this.#atVersion(version, item.json, served, choice) !== item.json) {
+      await this.sendStored(ctx, 200, item.json, choice, served);
+      return;
+    }
+    const { schema } = served;
+    const apiVersion = schema.group ? `${schema.group}/${version}` : (version ?? "");
+    auditResponse(ctx.reply.raw, () => item.json);
+    this.#send(
+      ctx,
+      200,
+      encodeProtobufEnvelope(apiVersion, schema.kind, this.#itemMessage(item, item.json)),
+      choice.contentType,
+    );
   }
 
   /** An object of another kind than the resource's (a Scale): sent as it is, never converted. */

@@ -790,32 +790,49 @@ function writeTimestamp(writer: Writer, value: unknown, special: "time" | "micro
   writer.uint32(tag(2, VARINT)).int32(nanos);
 }
 
-function writeScalar(writer: Writer, f: FieldDescriptor, value: unknown, path: string): void {
+/**
+ * `parent` is the path of the message holding the field (or of the list item, with `item`): the
+ * field's own path is built only for an error, since building one per field costs more than the
+ * write.
+ */
+function writeScalar(
+  writer: Writer,
+  f: FieldDescriptor,
+  value: unknown,
+  parent: string,
+  item?: number,
+): void {
   const type = f.type;
   if (type.kind === "bytes") {
-    if (typeof value !== "string") throw typeError(path, "a base64 string", value);
+    if (typeof value !== "string")
+      throw typeError(scalarPath(parent, f.name, item), "a base64 string", value);
     writer.uint32(tag(f.number, LENGTH_DELIMITED)).bytes(Buffer.from(value, "base64"));
     return;
   }
-  if (type.kind !== "scalar") throw new ProtobufEncodeError(`${path}: internal: not a scalar`, path);
+  if (type.kind !== "scalar")
+    throw new ProtobufEncodeError(
+      `${scalarPath(parent, f.name, item)}: internal: not a scalar`,
+      scalarPath(parent, f.name, item),
+    );
   switch (type.scalar) {
     case "string":
-      if (typeof value !== "string") throw typeError(path, "a string", value);
+      if (typeof value !== "string") throw typeError(scalarPath(parent, f.name, item), "a string", value);
       writer.uint32(tag(f.number, LENGTH_DELIMITED)).string(value);
       return;
     case "bool":
-      if (typeof value !== "boolean") throw typeError(path, "a boolean", value);
+      if (typeof value !== "boolean") throw typeError(scalarPath(parent, f.name, item), "a boolean", value);
       writer.uint32(tag(f.number, VARINT)).bool(value);
       return;
     case "int32":
     case "int64":
-      if (typeof value !== "number" || !Number.isInteger(value)) throw typeError(path, "an integer", value);
+      if (typeof value !== "number" || !Number.isInteger(value))
+        throw typeError(scalarPath(parent, f.name, item), "an integer", value);
       writer.uint32(tag(f.number, VARINT));
       if (type.scalar === "int32") writer.int32(value);
       else writer.int64(value);
       return;
     case "double":
-      if (typeof value !== "number") throw typeError(path, "a number", value);
+      if (typeof value !== "number") throw typeError(scalarPath(parent, f.name, item), "a number", value);
       writer.uint32(tag(f.number, FIXED64)).double(value);
       return;
   }
@@ -913,17 +930,41 @@ function writeMessageField(
   writer.ldelim();
 }
 
+function scalarPath(parent: string, name: string, item: number | undefined): string {
+  const path = joinPath(parent, name);
+  return item === undefined ? path : `${path}[${item}]`;
+}
+
+const fieldsInNumberOrder = new WeakMap<MessageDescriptor, readonly FieldDescriptor[]>();
+
+/** A message's fields in the order Go writes them, sorted once per descriptor. */
+function numberOrder(descriptor: MessageDescriptor): readonly FieldDescriptor[] {
+  let fields = fieldsInNumberOrder.get(descriptor);
+  if (!fields) {
+    fields = [...descriptor.fields].sort((a, b) => a.number - b.number);
+    fieldsInNumberOrder.set(descriptor, fields);
+  }
+  return fields;
+}
+
 function writeMessage(
   writer: Writer,
   descriptor: MessageDescriptor,
   object: Record<string, unknown>,
   path: string,
 ) {
-  const fields = [...descriptor.fields].sort((a, b) => a.number - b.number);
-  for (const f of fields) {
+  for (const f of numberOrder(descriptor)) {
     const value = object[f.name];
-    const fieldPath = joinPath(path, f.name);
     const type = f.type;
+    if (type.kind !== "message" && !f.repeated && type.kind !== "map") {
+      if (value === null || value === undefined) {
+        // Pointers and []byte stay off the wire when unset; value fields carry their zero value.
+        if (f.pointer || type.kind === "bytes") continue;
+        writeScalar(writer, f, zeroValue(type), path);
+      } else writeScalar(writer, f, value, path);
+      continue;
+    }
+    const fieldPath = joinPath(path, f.name);
     if (type.kind === "map") {
       if (value === null || value === undefined) continue;
       if (!isObject(value)) throw typeError(fieldPath, "an object", value);
@@ -949,10 +990,9 @@ function writeMessage(
       if (value === null || value === undefined) continue;
       if (!Array.isArray(value)) throw typeError(fieldPath, "an array", value);
       value.forEach((item: unknown, i) => {
-        const itemPath = `${fieldPath}[${i}]`;
         if (type.kind === "message")
-          writeMessageField(writer, f.number, messageDescriptor(type.message), item, itemPath);
-        else writeScalar(writer, f, item ?? zeroValue(type), itemPath);
+          writeMessageField(writer, f.number, messageDescriptor(type.message), item, `${fieldPath}[${i}]`);
+        else writeScalar(writer, f, item ?? zeroValue(type), path, i);
       });
       continue;
     }
@@ -964,15 +1004,7 @@ function writeMessage(
     if (type.kind === "message") {
       if (f.pointer && (value === null || value === undefined)) continue;
       writeMessageField(writer, f.number, messageDescriptor(type.message), value, fieldPath);
-      continue;
     }
-    if (value === null || value === undefined) {
-      // Pointers and []byte stay off the wire when unset; value fields carry their zero value.
-      if (f.pointer || type.kind === "bytes") continue;
-      writeScalar(writer, f, zeroValue(type), fieldPath);
-      continue;
-    }
-    writeScalar(writer, f, value, fieldPath);
   }
 }
 
@@ -1044,14 +1076,66 @@ export function encodeProtobufList(
   if (!meta || !itemsField || meta.type.kind !== "message") {
     throw new ProtobufEncodeError(`kind "${known.kind}" is not a list`);
   }
-  const writer = protobuf.Writer.create();
-  const writeItems = () => {
-    for (const item of items) writer.uint32(tag(itemsField.number, LENGTH_DELIMITED)).bytes(item);
+  const metaWriter = protobuf.Writer.create();
+  writeMessageField(metaWriter, meta.number, messageDescriptor(meta.type.message), list.metadata, "metadata");
+  const metaBytes = metaWriter.finish();
+  const typeMeta = protobuf.Writer.create();
+  typeMeta.uint32(tag(1, LENGTH_DELIMITED)).string(known.apiVersion);
+  typeMeta.uint32(tag(2, LENGTH_DELIMITED)).string(known.kind);
+  const typeMetaBytes = typeMeta.finish();
+  // The items are copied once, into the answer itself (a page is megabytes).
+  const itemTag = tag(itemsField.number, LENGTH_DELIMITED);
+  let rawLength = metaBytes.length;
+  for (const item of items) rawLength += varintLength(itemTag) + varintLength(item.length) + item.length;
+  const total =
+    PROTOBUF_MAGIC.length +
+    1 +
+    varintLength(typeMetaBytes.length) +
+    typeMetaBytes.length +
+    1 +
+    varintLength(rawLength) +
+    rawLength +
+    4; // empty contentEncoding and contentType
+  const out = Buffer.allocUnsafe(total);
+  out.set(PROTOBUF_MAGIC, 0);
+  let at = PROTOBUF_MAGIC.length;
+  at = putVarint(out, at, tag(1, LENGTH_DELIMITED));
+  at = putVarint(out, at, typeMetaBytes.length);
+  out.set(typeMetaBytes, at);
+  at += typeMetaBytes.length;
+  at = putVarint(out, at, tag(2, LENGTH_DELIMITED));
+  at = putVarint(out, at, rawLength);
+  const putItems = () => {
+    for (const item of items) {
+      at = putVarint(out, at, itemTag);
+      at = putVarint(out, at, item.length);
+      out.set(item, at);
+      at += item.length;
+    }
   };
-  if (itemsField.number < meta.number) writeItems();
-  writeMessageField(writer, meta.number, messageDescriptor(meta.type.message), list.metadata, "metadata");
-  if (itemsField.number > meta.number) writeItems();
-  return encodeProtobufEnvelope(known.apiVersion, known.kind, writer.finish());
+  if (itemsField.number < meta.number) putItems();
+  out.set(metaBytes, at);
+  at += metaBytes.length;
+  if (itemsField.number > meta.number) putItems();
+  out.set([tag(3, LENGTH_DELIMITED), 0, tag(4, LENGTH_DELIMITED), 0], at);
+  return out;
+}
+
+function varintLength(n: number): number {
+  let length = 1;
+  for (let v = n; v >= 0x80; v = Math.floor(v / 128)) length++;
+  return length;
+}
+
+function putVarint(out: Buffer, at: number, n: number): number {
+  let i = at;
+  let v = n;
+  while (v >= 0x80) {
+    out[i++] = (v % 128) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  out[i++] = v;
+  return i;
 }
 
 /**

@@ -5,5 +5,5 @@ import { query } from "../request-options.ts";
 export const get: VerbHandler = async (ctx, env, { served, ns, name }) => {
   const choice = env.codec.output(ctx, served, { list: false, stream: false });
   const item = await served.registry.get(ns, name, query(ctx, "resourceVersion"));
-  await env.codec.sendStored(ctx, 200, item.json, choice, served);
+  await env.codec.sendItem(ctx, item, choice, served);
 };
