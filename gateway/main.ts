@@ -666,7 +666,8 @@ async function main(options: ServerOptions): Promise<void> {
         onError: (err) => onControllerError(err, "leader election"),
       })
     : undefined;
-  if (!elector) metrics.leaderElection(electionName, true);
+  // A follower reports 0 from the start; without election this gateway always runs them.
+  metrics.leaderElection(electionName, !elector);
   if (aggregation) {
     // Every replica probes for its own routing and discovery; only the leader writes the status.
     availability = new ApiServiceAvailability({

@@ -1,0 +1,162 @@
+// Leader election across real gateways over one real etcd (issue 23), in both naming presets: one
+// replica holds the controller Lease and reports it in leader_election_master_status, its
+// controllers act (a new namespace gets its default ServiceAccount); SIGKILL it and the other
+// takes the Lease and the controllers keep working through it; a replica stopped cleanly gives
+// the Lease up, so a successor with a far longer lease duration need not wait for it to expire.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { naming as namingPreset } from "../backends/naming/index.ts";
+import { ApiClient } from "./support/api-client.ts";
+import { type EtcdServer, etcdSkipReason, startEtcd } from "./support/etcd.ts";
+import { freePort, type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import { eventually } from "./support/watch.ts";
+
+const SHORT = [
+  "--leader-elect-lease-duration=4s",
+  "--leader-elect-renew-deadline=3s",
+  "--leader-elect-retry-period=500ms",
+];
+
+/** The identity a gateway logged when it started leading, if it did. */
+function leaderIdentity(gw: GatewayProcess): string | undefined {
+  for (const line of gw.output().split("\n")) {
+    if (!line.startsWith("{")) continue;
+    const entry = JSON.parse(line) as { msg?: string; identity?: string };
+    if (entry.msg === "leading") return entry.identity;
+  }
+  return undefined;
+}
+
+async function masterStatus(client: ApiClient): Promise<string | undefined> {
+  const reply = await client.call("GET", "/metrics");
+  return /^leader_election_master_status\{name="kube-controller-manager"\} (\d)$/m.exec(reply.text)?.[1];
+}
+
+for (const preset of ["cluster", "kubernetes"] as const) {
+  const naming = namingPreset(preset);
+  const leasePath = `/apis/${naming.group("coordination")}/v1/namespaces/${naming.systemNamespace}/leases/kube-controller-manager`;
+
+  describe(`leader election over one etcd (${preset} naming)`, { skip: etcdSkipReason() }, () => {
+    let etcd: EtcdServer;
+    let shared: string;
+    const gateways: GatewayProcess[] = [];
+    const clients = new Map<GatewayProcess, ApiClient>();
+    const args = () => [
+      "--storage-backend=etcd",
+      `--etcd-servers=${etcd.endpoint}`,
+      `--api-naming=${preset}`,
+      `--pki-dir=${join(shared, "pki")}`,
+    ];
+    const start = async (extra: string[]) => {
+      const dataDir = await mkdtemp(join(tmpdir(), "cg-elect-"));
+      const gw = await startGateway([...args(), ...extra], { dataDir, port: await freePort() });
+      gateways.push(gw);
+      // The shared admin certificate, pointed at this replica.
+      const text = (await readFile(join(shared, "admin.kubeconfig"), "utf8")).replace(
+        /server: https:\/\/127\.0\.0\.1:\d+/,
+        `server: https://127.0.0.1:${gw.port}`,
+      );
+      const file = join(dataDir, "shared-admin.kubeconfig");
+      await writeFile(file, text, { mode: 0o600 });
+      clients.set(gw, new ApiClient(file));
+      return gw;
+    };
+    const client = (gw: GatewayProcess) => clients.get(gw) as ApiClient;
+    const holder = async (via: GatewayProcess) => (await client(via).call("GET", leasePath)).body?.spec;
+
+    before(async () => {
+      etcd = await startEtcd();
+      shared = await mkdtemp(join(tmpdir(), "cg-elect-pki-"));
+      // The replicas' shared credentials, as README says to make them.
+      execFileSync(
+        process.execPath,
+        ["gateway/main.ts", "init", `--data-dir=${shared}`, "--server=https://127.0.0.1:6443"],
+        { cwd: join(import.meta.dirname, "..") },
+      );
+    });
+    after(async () => {
+      for (const c of clients.values()) await c.close();
+      for (const gw of gateways) {
+        await gw.stop();
+        await rm(gw.dataDir, { recursive: true, force: true });
+      }
+      await rm(shared, { recursive: true, force: true });
+      await etcd?.stop();
+    });
+
+    it("one replica leads; killed, the other takes over and the controllers keep working", async () => {
+      const [a, b] = [await start(SHORT), await start(SHORT)];
+      assert.ok(a && b);
+      await eventually(
+        () => [a, b].filter((gw) => leaderIdentity(gw) !== undefined).length === 1,
+        30_000,
+        "one leader",
+      );
+      const leader = leaderIdentity(a) ? a : b;
+      const follower = leader === a ? b : a;
+      const lease = await holder(follower);
+      assert.equal(lease.holderIdentity, leaderIdentity(leader));
+      assert.equal(lease.leaseDurationSeconds, 4);
+      assert.equal(await masterStatus(client(leader)), "1");
+      assert.equal(await masterStatus(client(follower)), "0");
+
+      // The leader's controllers act.
+      assert.equal(
+        (
+          await client(follower).call("POST", "/api/v1/namespaces", {
+            body: { metadata: { name: "before" } },
+          })
+        ).status,
+        201,
+      );
+      await eventually(
+        async () =>
+          (await client(follower).call("GET", "/api/v1/namespaces/before/serviceaccounts/default")).status ===
+          200,
+        30_000,
+        "the default ServiceAccount in a namespace made before the kill",
+      );
+
+      leader.child.kill("SIGKILL");
+      assert.equal(
+        (await client(follower).call("POST", "/api/v1/namespaces", { body: { metadata: { name: "after" } } }))
+          .status,
+        201,
+      );
+      await eventually(
+        async () =>
+          (await client(follower).call("GET", "/api/v1/namespaces/after/serviceaccounts/default")).status ===
+          200,
+        30_000,
+        "the default ServiceAccount made by the new leader",
+      );
+      const taken = await holder(follower);
+      assert.equal(taken.holderIdentity, leaderIdentity(follower));
+      assert.equal(taken.leaseTransitions, lease.leaseTransitions + 1);
+      assert.equal(await masterStatus(client(follower)), "1");
+    });
+
+    it("a leader stopped cleanly releases the Lease: a successor with a 60 s lease duration takes it at once", async () => {
+      const current = gateways.find((gw) => gw.child.exitCode === null && gw.child.signalCode === null);
+      assert.ok(current && leaderIdentity(current));
+      const successor = await start([
+        "--leader-elect-lease-duration=60s",
+        "--leader-elect-renew-deadline=40s",
+        "--leader-elect-retry-period=500ms",
+      ]);
+      assert.equal(await masterStatus(client(successor)), "0");
+      assert.equal(await current.stop(), 0);
+      // Held, the Lease would keep the successor out for its own 60 s; released, it waits 1 s.
+      await eventually(
+        async () => (await holder(successor))?.holderIdentity === leaderIdentity(successor),
+        30_000,
+        "the successor holding the Lease",
+      );
+      assert.equal(await masterStatus(client(successor)), "1");
+    });
+  });
+}
