@@ -285,7 +285,7 @@ async function main(): Promise<void> {
     );
     pool = new Pool(`https://127.0.0.1:${gw.port}`, {
       connections: 1,
-      connect: { rejectUnauthorized: false },
+      connect: { ca: readFileSync(join(gw.dataDir, "pki", "ca.crt")) },
     });
     const env: Env = { gw, pool };
     await section(["S14"], "S14 paged walk", () => benchWalk(env));
