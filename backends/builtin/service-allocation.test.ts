@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
 import type { JsonObject } from "../common/json.ts";
 import { type Storage, UnavailableError } from "../contract/index.ts";
+import { openEmbeddedStorage } from "../embedded/index.ts";
 import { MemoryStorage } from "../memory/index.ts";
 import { Bitmap } from "./range-record.ts";
 import {
@@ -17,6 +21,20 @@ import {
 function service(name: string, spec: JsonObject): JsonObject {
   return { metadata: { name, namespace: "default" }, spec };
 }
+
+const BACKENDS: [string, () => Promise<Storage>][] = [
+  ["memory", async () => new MemoryStorage()],
+  [
+    "embedded",
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "alloc-"));
+      dirs.push(dir);
+      return openEmbeddedStorage({ dir });
+    },
+  ],
+];
+const dirs: string[] = [];
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 const key = (svc: JsonObject) => `/core/services/default/${(svc.metadata as JsonObject).name}`;
 
@@ -120,33 +138,6 @@ describe("ServiceAllocator", () => {
     assert.deepEqual(await create(a, s, service("s7", {})), [
       "failed to allocate a serviceIP: range is full",
     ]);
-  });
-
-  it("never hands out an address or port twice between two allocators over one store", async () => {
-    const ranges = { clusterIpRange: "10.96.0.0/24", nodePortRange: "30000-30199" };
-    const s = new MemoryStorage();
-    const replicas = [allocator(ranges).a, allocator(ranges).a];
-    const made = Array.from({ length: 200 }, (_, i) =>
-      service(`s${i}`, i % 2 === 0 ? { type: "NodePort", ports: [{ port: 80 }] } : {}),
-    );
-    const results = await Promise.all(
-      made.map((svc, i) => create(replicas[i % 2] as ServiceAllocator, s, svc)),
-    );
-    assert.deepEqual(
-      results,
-      made.map(() => []),
-    );
-    assert.equal(new Set(made.map((svc) => spec(svc).clusterIP)).size, 200);
-    const ports = made.filter((_, i) => i % 2 === 0).map((svc) => nodePorts(svc)[0]);
-    assert.equal(new Set(ports).size, 100);
-    // One deletes, the other may take it at once.
-    await remove(replicas[0] as ServiceAllocator, s, made[0] as JsonObject);
-    const again = service("again", {
-      type: "NodePort",
-      clusterIP: spec(made[0] as JsonObject).clusterIP,
-      ports: [{ port: 80, nodePort: ports[0] }],
-    });
-    assert.deepEqual(await create(replicas[1] as ServiceAllocator, s, again), []);
   });
 
   it("frees at once what a write that stored nothing took (dry run, failed write)", async () => {
@@ -331,6 +322,38 @@ describe("ServiceAllocator", () => {
     assert.deepEqual(spec(svc).ipFamilies, ["IPv6"]);
     assert.equal(a.firstIp, "fd00:10::1");
   });
+});
+
+describe("ServiceAllocator over each local store", () => {
+  for (const [backend, open] of BACKENDS) {
+    it(`never hands out an address or port twice between two allocators over one store (${backend})`, async (t) => {
+      const ranges = { clusterIpRange: "10.96.0.0/24", nodePortRange: "30000-30199" };
+      const s = await open();
+      t.after(() => s.close());
+      const replicas = [allocator(ranges).a, allocator(ranges).a];
+      const made = Array.from({ length: 200 }, (_, i) =>
+        service(`s${i}`, i % 2 === 0 ? { type: "NodePort", ports: [{ port: 80 }] } : {}),
+      );
+      const results = await Promise.all(
+        made.map((svc, i) => create(replicas[i % 2] as ServiceAllocator, s, svc)),
+      );
+      assert.deepEqual(
+        results,
+        made.map(() => []),
+      );
+      assert.equal(new Set(made.map((svc) => spec(svc).clusterIP)).size, 200);
+      const ports = made.filter((_, i) => i % 2 === 0).map((svc) => nodePorts(svc)[0]);
+      assert.equal(new Set(ports).size, 100);
+      // One deletes, the other may take it at once.
+      await remove(replicas[0] as ServiceAllocator, s, made[0] as JsonObject);
+      const again = service("again", {
+        type: "NodePort",
+        clusterIP: spec(made[0] as JsonObject).clusterIP,
+        ports: [{ port: 80, nodePort: ports[0] }],
+      });
+      assert.deepEqual(await create(replicas[1] as ServiceAllocator, s, again), []);
+    });
+  }
 });
 
 describe("ServiceAllocator repair", () => {
