@@ -84,6 +84,13 @@ describe("Service allocation across replicas over one etcd", { skip: etcdSkipRea
     assert.equal(ipBits, all.filter((s) => s.spec.clusterIP && s.spec.clusterIP !== "None").length);
     const portBits = [...(await portRecord().read()).bits.items()].length;
     assert.equal(portBits, all.flatMap((s) => s.spec.ports.filter((p) => p.nodePort)).length);
+    // Deleted through whichever replica: the records keep only the kubernetes Service's address.
+    const deleted = await Promise.all(
+      Array.from({ length: SERVICES }, (_, i) => api(i + 1).call("DELETE", `${SVC}/many-${i}`)),
+    );
+    for (const res of deleted) assert.equal(res.status, 200, res.text);
+    assert.deepEqual([...(await ipRecord().read()).bits.items()], [0]);
+    assert.deepEqual([...(await portRecord().read()).bits.items()], []);
   });
 
   it("frees on one replica what another deleted, and refuses it while held", async () => {
