@@ -3,6 +3,7 @@
 // controllers act (a new namespace gets its default ServiceAccount); SIGKILL it and the other
 // takes the Lease and the controllers keep working through it; a replica stopped cleanly gives
 // the Lease up, so a successor with a far longer lease duration need not wait for it to expire.
+// Every replica probes APIServices; the one that takes over writes every status.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -121,6 +122,52 @@ for (const preset of ["cluster", "kubernetes"] as const) {
         "the default ServiceAccount in a namespace made before the kill",
       );
 
+      // An extension whose Service is missing: the leader writes its Available condition. Edited
+      // by hand, it stays (a verdict that did not change is not written again) until a new
+      // leader takes over and writes every status.
+      const apiService = `/apis/${naming.group("apiregistration")}/v1/apiservices/v1.probe.example.com`;
+      const created = await client(leader).call(
+        "POST",
+        `/apis/${naming.group("apiregistration")}/v1/apiservices`,
+        {
+          body: {
+            metadata: { name: "v1.probe.example.com" },
+            spec: {
+              group: "probe.example.com",
+              version: "v1",
+              service: { namespace: "default", name: "missing", port: 443 },
+              insecureSkipTLSVerify: true,
+              groupPriorityMinimum: 100,
+              versionPriority: 10,
+            },
+          },
+        },
+      );
+      assert.equal(created.status, 201, created.text);
+      const available = async () =>
+        ((await client(follower).call("GET", apiService)).body?.status?.conditions ?? []).find(
+          (c: { type: string }) => c.type === "Available",
+        ) as { status: string; reason: string } | undefined;
+      await eventually(async () => (await available())?.status === "False", 30_000, "Available=False");
+      const edited = await client(follower).call("PATCH", `${apiService}/status`, {
+        body: {
+          status: {
+            conditions: [
+              {
+                type: "Available",
+                status: "True",
+                reason: "HandEdited",
+                message: "by a test",
+                lastTransitionTime: "2020-01-01T00:00:00Z",
+              },
+            ],
+          },
+        },
+        contentType: "application/merge-patch+json",
+      });
+      assert.equal(edited.status, 200, edited.text);
+      assert.equal((await available())?.reason, "HandEdited");
+
       leader.child.kill("SIGKILL");
       assert.equal(
         (await client(follower).call("POST", "/api/v1/namespaces", { body: { metadata: { name: "after" } } }))
@@ -138,6 +185,13 @@ for (const preset of ["cluster", "kubernetes"] as const) {
       assert.equal(taken.holderIdentity, leaderIdentity(follower));
       assert.equal(taken.leaseTransitions, lease.leaseTransitions + 1);
       assert.equal(await masterStatus(client(follower)), "1");
+      await eventually(
+        async () => (await available())?.reason !== "HandEdited",
+        30_000,
+        "the new leader writing the APIService's status",
+      );
+      assert.equal((await available())?.status, "False");
+      assert.equal((await client(follower).call("DELETE", apiService)).status, 200);
     });
 
     it("a leader stopped cleanly releases the Lease: a successor with a 60 s lease duration takes it at once", async () => {
