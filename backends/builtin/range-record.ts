@@ -8,6 +8,7 @@ import {
   isStorageError,
   type Revision,
   type Storage,
+  StorageError,
   type StoredValue,
 } from "../contract/index.ts";
 
@@ -76,8 +77,12 @@ export class Bitmap {
 /** The record is not in the store (never initialized, or removed by hand). */
 export class RecordMissingError extends Error {}
 
-/** The stored record describes another range than this server's. */
-export class RangeMismatchError extends Error {}
+/** The stored record describes another range than this server's (replicas configured apart). */
+export class RangeMismatchError extends StorageError {
+  constructor(message: string, key: string) {
+    super("Internal", message, key);
+  }
+}
 
 export interface RangeSnapshot {
   readonly bits: Bitmap;
@@ -177,6 +182,7 @@ export class RangeRecord {
     if (snapshot.storedRange !== this.range) {
       throw new RangeMismatchError(
         `the allocation record ${this.key} is for the range ${snapshot.storedRange}, not this server's ${this.range}`,
+        this.key,
       );
     }
     return snapshot;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { JsonObject } from "../common/json.ts";
-import { type Storage, UnavailableError } from "../contract/index.ts";
+import { isStorageError, type Storage, UnavailableError } from "../contract/index.ts";
 import { openEmbeddedStorage } from "../embedded/index.ts";
 import { MemoryStorage } from "../memory/index.ts";
 import { Bitmap } from "./range-record.ts";
@@ -473,7 +473,24 @@ describe("ServiceAllocator repair", () => {
       bReports.some((r) => r.startsWith("the cluster IP allocation record is for the range 10.1.0.0/24")),
       bReports.join("\n"),
     );
-    // The first allocator's cached copy is stale: its write conflicts, and it decides again.
+    // Another range again: until its own repair pass, the first allocator refuses to allocate.
+    const again = await s.get(SERVICE_IP_RECORD);
+    assert.ok(again);
+    await s.update(
+      SERVICE_IP_RECORD,
+      JSON.stringify({ ...JSON.parse(again.value), range: "10.1.0.0/24" }),
+      again.modRevision,
+    );
+    await assert.rejects(a.allocate(s, service("w", {}), undefined), (err: Error) => {
+      assert.ok(isStorageError(err, "Internal"));
+      assert.equal(
+        err.message,
+        "the allocation record /ranges/serviceips is for the range 10.1.0.0/24, not this server's 10.0.0.0/24",
+      );
+      return true;
+    });
+    await a.repair(s);
+    assert.equal((await record(s, SERVICE_IP_RECORD)).range, "10.0.0.0/24");
     const other = service("o", {});
     assert.deepEqual(await create(a, s, other), []);
     assert.notEqual(spec(other).clusterIP, "10.0.0.7");
