@@ -37,6 +37,18 @@ async function masterStatus(client: ApiClient): Promise<string | undefined> {
   return /^leader_election_master_status\{name="kube-controller-manager"\} (\d)$/m.exec(reply.text)?.[1];
 }
 
+/** Open watches of CertificateSigningRequests: only the CSR controllers (and the GC) hold any. */
+async function csrWatches(client: ApiClient): Promise<number> {
+  const reply = await client.call("GET", "/metrics");
+  let sum = 0;
+  for (const m of reply.text.matchAll(/^apiserver_longrunning_requests\{([^}]*)\} (\d+)$/gm)) {
+    const labels = m[1] ?? "";
+    if (labels.includes('verb="WATCH"') && labels.includes('resource="certificatesigningrequests"'))
+      sum += Number(m[2]);
+  }
+  return sum;
+}
+
 for (const preset of ["cluster", "kubernetes"] as const) {
   const naming = namingPreset(preset);
   const leasePath = `/apis/${naming.group("coordination")}/v1/namespaces/${naming.systemNamespace}/leases/kube-controller-manager`;
@@ -104,6 +116,13 @@ for (const preset of ["cluster", "kubernetes"] as const) {
       assert.equal(lease.leaseDurationSeconds, 4);
       assert.equal(await masterStatus(client(leader)), "1");
       assert.equal(await masterStatus(client(follower)), "0");
+      // The elected controllers run in the leader alone (each watches through its own replica).
+      await eventually(
+        async () => (await csrWatches(client(leader))) > 0,
+        30_000,
+        "the leader's CSR controllers",
+      );
+      assert.equal(await csrWatches(client(follower)), 0, "no CSR controller in the follower");
 
       // The leader's controllers act.
       assert.equal(
@@ -185,6 +204,11 @@ for (const preset of ["cluster", "kubernetes"] as const) {
       assert.equal(taken.holderIdentity, leaderIdentity(follower));
       assert.equal(taken.leaseTransitions, lease.leaseTransitions + 1);
       assert.equal(await masterStatus(client(follower)), "1");
+      await eventually(
+        async () => (await csrWatches(client(follower))) > 0,
+        30_000,
+        "the new leader's CSR controllers",
+      );
       await eventually(
         async () => (await available())?.reason !== "HandEdited",
         30_000,
