@@ -506,6 +506,8 @@ describe("range flags", () => {
     for (const bad of ["10.0.0.0", "10.0.0.0/33", "300.0.0.0/24", "10.0.0.0/31", "x/24"]) {
       assert.throws(() => parseCidr(bad), ServiceRangeError, bad);
     }
+    assert.equal(parseCidr("10.0.0.5/24").text, "10.0.0.0/24");
+    assert.equal(parseCidr("fd00:10:0::7/120").text, "fd00:10::/120");
     assert.deepEqual(parseNodePortRange("30000-32767"), { first: 30000, last: 32767 });
     assert.deepEqual(parseNodePortRange("30000+10"), { first: 30000, last: 30010 });
     for (const bad of ["0-10", "300-200", "a-b", "1-70000"]) {

@@ -101,7 +101,9 @@ export function parseCidr(text: string): Cidr {
   const size = 1n << BigInt(width - prefix);
   // Upstream needs room for the network and broadcast addresses and at least one more.
   if (size < 4n) throw new ServiceRangeError(`${text}: the range is too small`);
-  return { family: parsed.family, base: parsed.value - (parsed.value % size), size, text };
+  const base = parsed.value - (parsed.value % size);
+  // Named by its network, as Go prints a parsed CIDR: replicas given 10.0.0.5/24 and 10.0.0.0/24 agree.
+  return { family: parsed.family, base, size, text: `${formatIp(parsed.family, base)}/${prefix}` };
 }
 
 export function parseNodePortRange(text: string): { first: number; last: number } {
