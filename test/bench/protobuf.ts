@@ -64,6 +64,19 @@ const CFG = QUICK
   ? { pods: 2_000, walkPairs: 3, pairs: 3, runS: 3, warmS: 1 }
   : { pods: 10_000, walkPairs: 5, pairs: 5, runS: 10, warmS: 2 };
 
+/** Clock ticks per second of /proc (USER_HZ). */
+const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+/**
+ * The gateway's CPU time so far (utime + stime, /proc/<pid>/stat) in ms: on a shared machine
+ * steadier than wall time, which other processes on its CPU stretch.
+ */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
 function pin(pid: number, cpu: number): void {
   const r = spawnSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`taskset -p -c ${cpu} ${pid}: ${r.stderr || r.error?.message}`);
@@ -114,8 +127,13 @@ function jsonContinue(body: Buffer): string {
 }
 
 /** One full walk: pages of 500 until the continue token is empty. */
-async function walk(env: Env, accept: string): Promise<{ ms: number; bytes: number; pages: Buffer[] }> {
+async function walk(
+  env: Env,
+  accept: string,
+): Promise<{ ms: number; cpu: number; bytes: number; pages: Buffer[] }> {
   const pages: Buffer[] = [];
+  const pid = env.gw.child.pid as number;
+  const cpu0 = cpuMs(pid);
   const t0 = now();
   let token = "";
   do {
@@ -125,7 +143,7 @@ async function walk(env: Env, accept: string): Promise<{ ms: number; bytes: numb
     token = accept === JSON_TYPE ? jsonContinue(body) : protobufContinue(body);
   } while (token);
   const ms = now() - t0;
-  return { ms, bytes: pages.reduce((s, p) => s + p.length, 0), pages };
+  return { ms, cpu: cpuMs(pid) - cpu0, bytes: pages.reduce((s, p) => s + p.length, 0), pages };
 }
 
 async function benchWalk(env: Env): Promise<void> {
@@ -144,6 +162,8 @@ async function benchWalk(env: Env): Promise<void> {
   const coldPb = await walk(env, CLIENT_GO_ACCEPT);
   const json: number[] = [];
   const pb: number[] = [];
+  const jsonCpu: number[] = [];
+  const pbCpu: number[] = [];
   let jsonBytes = 0;
   let pbBytes = 0;
   let jsonPages: Buffer[] = [];
@@ -152,6 +172,8 @@ async function benchWalk(env: Env): Promise<void> {
     const p = await walk(env, CLIENT_GO_ACCEPT);
     json.push(j.ms);
     pb.push(p.ms);
+    jsonCpu.push(j.cpu);
+    pbCpu.push(p.cpu);
     jsonBytes = j.bytes;
     pbBytes = p.bytes;
     jsonPages = j.pages;
@@ -173,7 +195,7 @@ async function benchWalk(env: Env): Promise<void> {
   add({
     id: "S14",
     figure: `${what}, JSON (${(jsonBytes / 1e6).toFixed(1)} MB)`,
-    subject: `${fmtMs(median(json))} (first ${fmtMs(coldJson.ms)})`,
+    subject: `${fmtMs(median(json))}, gateway CPU ${fmtMs(median(jsonCpu))} (first walk ${fmtMs(coldJson.ms)})`,
     baseline: `raw JSON.stringify ${fmtMs(median(rawJson))}`,
     ratio: fmtRatio(json.map((ms, i) => (rawJson[i] as number) / ms)),
     target: "report",
@@ -182,9 +204,18 @@ async function benchWalk(env: Env): Promise<void> {
   add({
     id: "S14",
     figure: `${what}, Protobuf (${(pbBytes / 1e6).toFixed(1)} MB)`,
-    subject: `${fmtMs(median(pb))} (first ${fmtMs(coldPb.ms)})`,
+    subject: `${fmtMs(median(pb))}, gateway CPU ${fmtMs(median(pbCpu))} (first walk ${fmtMs(coldPb.ms)})`,
     baseline: `raw encode ${fmtMs(median(rawPb))}`,
     ratio: fmtRatio(pb.map((ms, i) => (rawPb[i] as number) / ms)),
+    target: "report",
+    verdict: "info",
+  });
+  add({
+    id: "S14",
+    figure: "Protobuf walk / JSON walk (gateway CPU)",
+    subject: fmtMs(median(pbCpu)),
+    baseline: fmtMs(median(jsonCpu)),
+    ratio: fmtRatio(pbCpu.map((ms, i) => ms / (jsonCpu[i] as number))),
     target: "report",
     verdict: "info",
   });
@@ -195,18 +226,22 @@ async function benchWalk(env: Env): Promise<void> {
     baseline: fmtMs(median(json)),
     ratio: fmtRatio(pb.map((ms, i) => ms / (json[i] as number))),
     target: "< 1 (Protobuf faster)",
-    verdict: verdict(median(pb) < median(json)),
+    verdict: verdict(median(pb.map((ms, i) => ms / (json[i] as number))) < 1),
   });
 }
 
 interface WrkResult {
+  /** The gateway's CPU time per request, µs. */
+  cpuUs: number;
   rate: number;
   p50: number;
   p99: number;
   bytesPerResponse: number;
 }
 
-async function wrk(port: number, path: string, accept: string, seconds: number): Promise<WrkResult> {
+async function wrk(gw: GatewayProcess, path: string, accept: string, seconds: number): Promise<WrkResult> {
+  const port = gw.port;
+  const cpu0 = cpuMs(gw.child.pid as number);
   const args = ["-c", "1", "wrk", "-t1", "-c50", `-d${seconds}s`, "-s", LUA, `https://127.0.0.1:${port}/`];
   const child: ChildProcess = spawn("taskset", args, {
     stdio: ["ignore", "pipe", "pipe"],
@@ -230,6 +265,7 @@ async function wrk(port: number, path: string, accept: string, seconds: number):
     .map(Number) as number[];
   if ((statusErrors as number) > 0) notes.push(`S1 ${accept}: ${statusErrors} non-2xx responses`);
   return {
+    cpuUs: ((cpuMs(gw.child.pid as number) - cpu0) * 1000) / (requests as number),
     rate: ((requests as number) - (statusErrors as number)) / ((durationUs as number) / 1e6),
     p50: (p50 as number) / 1000,
     p99: (p99 as number) / 1000,
@@ -250,18 +286,18 @@ async function benchGet(env: Env): Promise<void> {
   const pb: WrkResult[] = [];
   for (let i = 0; i < CFG.pairs; i++) {
     progress(`S1: pair ${i + 1} of ${CFG.pairs}`);
-    await wrk(env.gw.port, path, JSON_TYPE, CFG.warmS);
-    json.push(await wrk(env.gw.port, path, JSON_TYPE, CFG.runS));
-    await wrk(env.gw.port, path, CLIENT_GO_ACCEPT, CFG.warmS);
-    pb.push(await wrk(env.gw.port, path, CLIENT_GO_ACCEPT, CFG.runS));
+    await wrk(env.gw, path, JSON_TYPE, CFG.warmS);
+    json.push(await wrk(env.gw, path, JSON_TYPE, CFG.runS));
+    await wrk(env.gw, path, CLIENT_GO_ACCEPT, CFG.warmS);
+    pb.push(await wrk(env.gw, path, CLIENT_GO_ACCEPT, CFG.runS));
   }
   const size = (r: WrkResult[]) => `${Math.round(median(r.map((x) => x.bytesPerResponse)))} B/response`;
   add({
     id: "S1",
     figure: `GET one ConfigMap, 50 conns, Protobuf (${size(pb)}) vs JSON (${size(json)})`,
-    subject: `${fmtRate(median(pb.map((r) => r.rate)))}, p99 ${fmtMs(median(pb.map((r) => r.p99)))}`,
-    baseline: `${fmtRate(median(json.map((r) => r.rate)))}, p99 ${fmtMs(median(json.map((r) => r.p99)))}`,
-    ratio: fmtRatio(pb.map((r, i) => r.rate / (json[i] as WrkResult).rate)),
+    subject: `${fmtRate(median(pb.map((r) => r.rate)))}, p99 ${fmtMs(median(pb.map((r) => r.p99)))}, CPU ${median(pb.map((r) => r.cpuUs)).toFixed(0)} µs/request`,
+    baseline: `${fmtRate(median(json.map((r) => r.rate)))}, p99 ${fmtMs(median(json.map((r) => r.p99)))}, CPU ${median(json.map((r) => r.cpuUs)).toFixed(0)} µs/request`,
+    ratio: `${fmtRatio(pb.map((r, i) => r.rate / (json[i] as WrkResult).rate))}; by CPU per request ${fmtRatio(pb.map((r, i) => (json[i] as WrkResult).cpuUs / r.cpuUs))}`,
     target: "report",
     verdict: "info",
   });
