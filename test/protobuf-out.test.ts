@@ -116,12 +116,13 @@ async function protobufWatch(
   server: string,
   agent: Agent,
   path: string,
+  accept = `${PB}, application/json`,
 ): Promise<{ frames: Buffer[]; close(): void }> {
   const ac = new AbortController();
   const res = await request(`${server}${path}`, {
     dispatcher: agent,
     signal: ac.signal,
-    headers: { accept: `${PB}, application/json` },
+    headers: { accept },
   });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers["content-type"], `${PB};stream=watch`);
@@ -551,6 +552,19 @@ describe("Protobuf responses, byte for byte with upstream's IDL (kubernetes nami
       assert.equal(r.status, 200);
       assert.equal(r.headers["content-type"], PB);
       assert.equal(envelopeOf(r.bytes).typeMeta.kind, "PartialObjectMetadata");
+    });
+
+    it("a metadata informer's watch of a custom resource: PartialObjectMetadata in Protobuf frames", async () => {
+      const metadataAccept = `${PB};as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json`;
+      const w = await protobufWatch(api.server, agent, `${crPath}?watch=1&resourceVersion=0`, metadataAccept);
+      try {
+        await eventually(async () => w.frames.length >= 1, 10_000, "the ADDED frame");
+        const got = await api.call("GET", `${crPath}/w`, { accept: metadataAccept });
+        assert.equal(w.frames[0]!.toString("hex"), goWatchFrame("ADDED", got.bytes).toString("hex"));
+        assert.equal(envelopeOf(got.bytes).typeMeta.kind, "PartialObjectMetadata");
+      } finally {
+        w.close();
+      }
     });
 
     it("as=Table stays JSON; an Accept listing Table first gets the Table", async () => {
