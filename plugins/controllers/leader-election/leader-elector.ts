@@ -68,6 +68,8 @@ export class LeaderElector {
   #observedJson = "";
   /** Monotonic time the observed record last changed. */
   #observedAt = 0;
+  /** Monotonic start of the last attempt that won or renewed the Lease. */
+  #lastWonAt = 0;
   /** Monotonic time the Lease was first found missing after another candidate held it. */
   #absentSince: number | undefined;
   #leading = false;
@@ -126,7 +128,7 @@ export class LeaderElector {
   async #acquire(signal: AbortSignal): Promise<boolean> {
     for (;;) {
       if (signal.aborted) return false;
-      if (await this.#attempt(this.#o.retryPeriodMs)) return true;
+      if (await this.#attempt(this.#o.renewDeadlineMs)) return true;
       await sleep(this.#o.retryPeriodMs * (1 + Math.random() * JITTER), signal);
     }
   }
@@ -135,7 +137,7 @@ export class LeaderElector {
   async #renew(signal: AbortSignal): Promise<void> {
     // Counted from the start of the last request that renewed: whoever observed that renewal
     // observed it no earlier, so stopping within the renew deadline beats their lease duration.
-    let renewedAt = monotonic();
+    let renewedAt = this.#lastWonAt;
     while (!signal.aborted) {
       await sleep(this.#o.retryPeriodMs, signal);
       if (signal.aborted) return;
@@ -148,9 +150,8 @@ export class LeaderElector {
           );
           return;
         }
-        const startedAt = monotonic();
         if (await this.#attempt(left)) {
-          renewedAt = startedAt;
+          renewedAt = this.#lastWonAt;
           break;
         }
         await sleep(
@@ -164,8 +165,11 @@ export class LeaderElector {
 
   /** client-go's tryAcquireOrRenew: true when this candidate holds the Lease afterwards. */
   async #attempt(timeoutMs: number): Promise<boolean> {
+    const startedAt = monotonic();
     try {
-      return await withTimeout(this.#tryAcquireOrRenew(), timeoutMs);
+      const won = await withTimeout(this.#tryAcquireOrRenew(), timeoutMs);
+      if (won) this.#lastWonAt = startedAt;
+      return won;
     } catch (err) {
       this.#o.onError(err, "lease");
       return false;
@@ -241,9 +245,10 @@ export class LeaderElector {
     if (this.#observed?.holderIdentity !== this.identity) return;
     try {
       const name = encodeURIComponent(this.#o.name);
+      // Bounded by a retry period each, so a stop with the store gone is not held up long.
       const current = await withTimeout(
         this.#o.client.call("GET", `${this.#path}/${name}`),
-        this.#o.renewDeadlineMs,
+        this.#o.retryPeriodMs,
       );
       if (current.status !== 200) return;
       const body = current.body as { metadata?: { resourceVersion?: string }; spec?: unknown };
@@ -263,7 +268,7 @@ export class LeaderElector {
           `${this.#path}/${name}`,
           this.#lease(released, body.metadata?.resourceVersion ?? ""),
         ),
-        this.#o.renewDeadlineMs,
+        this.#o.retryPeriodMs,
       );
       if (reply.status === 200) this.#observe(released);
     } catch (err) {
