@@ -666,8 +666,8 @@ async function main(options: ServerOptions): Promise<void> {
         onError: (err) => onControllerError(err, "leader election"),
       })
     : undefined;
-  // A follower reports 0 from the start; without election this gateway always runs them.
-  metrics.leaderElection(electionName, !elector);
+  // A follower reports 0 from the start; without election there is no series, as upstream.
+  if (elector) metrics.leaderElection(electionName, false);
   if (aggregation) {
     // Every replica probes for its own routing and discovery; only the leader writes the status.
     availability = new ApiServiceAvailability({

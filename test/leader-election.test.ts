@@ -49,6 +49,33 @@ async function csrWatches(client: ApiClient): Promise<number> {
   return sum;
 }
 
+it("--leader-elect=false runs the controllers without a Lease", async () => {
+  const gw = await startGateway(["--storage-backend=memory", "--leader-elect=false"]);
+  const api = new ApiClient(gw.kubeconfig);
+  try {
+    const naming = namingPreset("cluster");
+    assert.equal(
+      (await api.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "solo" } } })).status,
+      201,
+    );
+    await eventually(
+      async () => (await api.call("GET", "/api/v1/namespaces/solo/serviceaccounts/default")).status === 200,
+      30_000,
+      "the default ServiceAccount",
+    );
+    const leases = await api.call(
+      "GET",
+      `/apis/${naming.group("coordination")}/v1/namespaces/${naming.systemNamespace}/leases`,
+    );
+    assert.deepEqual(leases.body.items, []);
+    assert.equal(await masterStatus(api), undefined, "no election, no series (as upstream)");
+  } finally {
+    await api.close();
+    await gw.stop();
+    await rm(gw.dataDir, { recursive: true, force: true });
+  }
+});
+
 for (const preset of ["cluster", "kubernetes"] as const) {
   const naming = namingPreset(preset);
   const leasePath = `/apis/${naming.group("coordination")}/v1/namespaces/${naming.systemNamespace}/leases/kube-controller-manager`;
