@@ -8,7 +8,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { naming } from "../backends/naming/index.ts";
 import { ApiClient, type ApiResponse } from "./support/api-client.ts";
 import { kubectl, kubectlVersions, NO_KUBECTL } from "./support/gateway-process.ts";
-import { type LocalHa, localHaSkipReason, startLocalHa } from "./support/local-ha.ts";
+import { type LocalHa, localHaSkipReason, running, startLocalHa, startTime } from "./support/local-ha.ts";
 import { eventually } from "./support/watch.ts";
 
 // kubectl 1.33, the newest tested release (kubectlVersions fails under REQUIRE_SERVICES=1 without it).
@@ -341,14 +341,7 @@ describe("three gateways and three etcd members behind haproxy (deploy/local-ha.
       // Every acknowledged write is in the store, read through the balancer and through each
       // surviving replica; nothing is there that nobody wrote.
       const expected = new Map([...acked].filter(([name]) => !ackedDeletes.has(name)));
-      const survivors = [1, 2, 3].filter((i) => {
-        try {
-          process.kill(ha.pid(`gateway-${i}`), 0);
-          return true;
-        } catch {
-          return false;
-        }
-      });
+      const survivors = [1, 2, 3].filter((i) => running(ha.pid(`gateway-${i}`)));
       let final: { metadata: Meta; data: { v: string } }[] = [];
       for (const client of [lb, ...survivors.map((i) => clients[i - 1] as ApiClient)]) {
         const res = await attempt(client, "GET", path);
@@ -422,6 +415,45 @@ describe("three gateways and three etcd members behind haproxy (deploy/local-ha.
       [...store.keys()].every((name) => kubectlNames.has(name)),
       "kubectl lists every stored object",
     );
+  });
+
+  // These run after the test above killed a gateway and an etcd member.
+  it("local-ha.sh start in the same directory brings back what was killed, with the data", async () => {
+    const before = await lb.call("GET", "/api/v1/namespaces/ha-writes/configmaps");
+    assert.equal(before.status, 200);
+    await ha.start();
+    for (const i of [1, 2, 3]) {
+      const health = await fetch(`http://127.0.0.1:${ha.layout[`ETCD_CLIENT_${i}`]}/health`);
+      assert.equal(health.status, 200, `etcd-${i}`);
+      const res = await (clients[i - 1] as ApiClient).call("GET", "/api/v1/namespaces/ha-writes/configmaps");
+      assert.equal(res.status, 200, `gateway-${i}`);
+      assert.deepEqual(
+        (res.body.items as { metadata: Meta }[]).map((o) => o.metadata.name).sort(),
+        (before.body.items as { metadata: Meta }[]).map((o) => o.metadata.name).sort(),
+      );
+    }
+  });
+
+  it("local-ha.sh stop ends every process", async () => {
+    ha.kill("gateway-1");
+    const pids = ha.pids();
+    assert.deepEqual([...pids.keys()].sort(), [
+      "etcd-1",
+      "etcd-2",
+      "etcd-3",
+      "gateway-1",
+      "gateway-2",
+      "gateway-3",
+      "haproxy",
+    ]);
+    // A PID with its start time, so that a PID reused by another process later does not count.
+    const started = new Map([...pids].map(([name, pid]) => [name, startTime(pid)]));
+    await ha.stop();
+    const left = [...pids].filter(([name, pid]) => {
+      const t = started.get(name);
+      return t !== undefined && startTime(pid) === t;
+    });
+    assert.deepEqual(left, [], "processes left after stop");
   });
 });
 

@@ -2,7 +2,7 @@
 // benchmarks: start in a temporary directory, read what the script wrote, kill members by their
 // process group, stop everything afterwards.
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -44,10 +44,14 @@ export interface LocalHa {
   pid(name: string): number;
   /** The ports the script chose (layout.env). */
   readonly layout: Readonly<Record<string, number>>;
+  /** Every PID file the script wrote (haproxy, gateways, etcd members), as name -> PID. */
+  pids(): Map<string, number>;
   /** SIGKILL the whole process group of `gateway-<i>` or `etcd-<i>`. */
   kill(name: string): void;
   /** The tail of one member's log. */
   log(name: string): string;
+  /** `local-ha.sh start` again in the same directory: starts what is not running. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,12 +66,23 @@ export async function startLocalHa(gatewayArgs: readonly string[] = []): Promise
     });
     await rm(dir, { recursive: true, force: true });
   };
+  const start = async () => {
+    try {
+      await run(SCRIPT, ["start", dir, ...gatewayArgs], {
+        env,
+        timeout: 300_000,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      throw new Error(`local-ha.sh start failed:\n${e.stdout ?? ""}${e.stderr ?? String(err)}`);
+    }
+  };
   try {
-    await run(SCRIPT, ["start", dir, ...gatewayArgs], { env, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    await start();
   } catch (err) {
-    const e = err as { stdout?: string; stderr?: string };
     await stop();
-    throw new Error(`local-ha.sh start failed:\n${e.stdout ?? ""}${e.stderr ?? String(err)}`);
+    throw err;
   }
   const layout = Object.fromEntries(
     readFileSync(join(dir, "layout.env"), "utf8")
@@ -85,6 +100,13 @@ export async function startLocalHa(gatewayArgs: readonly string[] = []): Promise
     replicaKubeconfig: (i) => join(dir, `gateway-${i}.kubeconfig`),
     pid,
     layout,
+    pids() {
+      return new Map(
+        readdirSync(dir)
+          .filter((f) => f.endsWith(".pid"))
+          .map((f) => [f.slice(0, -4), Number(readFileSync(join(dir, f), "utf8").trim())]),
+      );
+    },
     kill(name) {
       process.kill(-pid(name), "SIGKILL");
     },
@@ -95,6 +117,28 @@ export async function startLocalHa(gatewayArgs: readonly string[] = []): Promise
         return "";
       }
     },
+    start,
     stop,
   };
+}
+
+/** The stat fields of PID after its name (state first), or undefined when there is no such process. */
+function stat(pid: number): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return text.slice(text.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+/** PID is a live process (a zombie, killed but not yet reaped, is not). */
+export function running(pid: number): boolean {
+  const fields = stat(pid);
+  return fields !== undefined && fields[0] !== "Z";
+}
+
+/** When PID started (clock ticks since boot): with the PID, names one process even if PIDs are reused. */
+export function startTime(pid: number): string | undefined {
+  return running(pid) ? stat(pid)?.[19] : undefined;
 }
