@@ -188,7 +188,8 @@ make_pki() {
 start_haproxy() {
   alive "$DIR/haproxy.pid" && return 0
   cat >"$DIR/haproxy-local.cfg" <<EOF
-# Written by local-ha.sh: what Debian's global section does for a packaged haproxy.
+# Written by local-ha.sh: a global section (a packaged haproxy has its own) and the statistics page
+# local-ha.sh reads to see every replica up.
 global
   maxconn 4096
 
