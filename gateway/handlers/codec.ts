@@ -87,13 +87,19 @@ export class Codec {
     const { schema } = served;
     const version = ctx.info?.apiVersion ?? "";
     const apiVersion = schema.group ? `${schema.group}/${version}` : version;
-    const typed = options.kind ?? { apiVersion, kind: options.list ? schema.listKind : schema.kind };
-    const choice = negotiateOutput(ctx.req.headers.accept, {
+    const accept = ctx.req.headers.accept;
+    // Only a clause naming a Protobuf type can select it (wildcards pick JSON first), so a JSON
+    // request skips the lookup.
+    const typed =
+      accept?.includes("protobuf") === true
+        ? (options.kind ?? { apiVersion, kind: options.list ? schema.listKind : schema.kind })
+        : undefined;
+    const choice = negotiateOutput(accept, {
       naming: this.naming,
       tableSupported: true,
       // Built-in kinds have a Protobuf form; custom resources have none, so a client that also
       // accepts JSON gets JSON and one that accepts only Protobuf gets a 406.
-      protobufSupported: hasProtobufForm(typed.apiVersion, typed.kind),
+      protobufSupported: typed !== undefined && hasProtobufForm(typed.apiVersion, typed.kind),
       // Their metadata does, whatever the resource, as upstream serves it.
       protobufMetaSupported: true,
       stream: options.stream,
