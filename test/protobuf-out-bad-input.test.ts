@@ -178,6 +178,22 @@ describe("bad Protobuf bodies over a raw socket: 400, nothing written", () => {
     }
   });
 
+  it("a DELETE body in a type nobody reads: 415 naming the Protobuf types too", async () => {
+    const r = await raw(
+      gw,
+      "DELETE",
+      `${CONFIGMAPS}/bad`,
+      { "content-type": "text/plain" },
+      Buffer.from("x"),
+    );
+    assert.equal(r.status, 415, r.body.toString());
+    assert.match(
+      String(json(r).message),
+      /application\/json, application\/yaml, application\/vnd\.kubernetes\.protobuf/,
+    );
+    assert.equal((await raw(gw, "GET", `${CONFIGMAPS}/bad`, {})).status, 200, "still there");
+  });
+
   describe("Accept headers", () => {
     it("unknown parameters are ignored; q weights order the clauses", async () => {
       const a = await raw(gw, "GET", CONFIGMAPS, { accept: `${PB};foo=bar;charset=x, application/json` });

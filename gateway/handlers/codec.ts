@@ -566,8 +566,12 @@ export class Codec {
     if (Buffer.isBuffer(raw) && raw.length > 0 && this.#isProtobufBody(ctx)) {
       body = this.#decodeProtobufBody(raw, { apiVersion: `${metaGroup}/v1`, kind: "DeleteOptions" });
     } else {
+      // Protobuf is listed for the 415 of a body in another type; a Protobuf one was read above.
       const text = bodyText(ctx);
-      body = text.trim() === "" ? undefined : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE], "body").value;
+      body =
+        text.trim() === ""
+          ? undefined
+          : this.#decodeBody(ctx, [JSON_TYPE, YAML_TYPE, ...this.#protobufTypes()], "body").value;
     }
     if (body !== undefined) auditRequestBody(ctx, body);
     return readDeleteOptions(body, ctx.url.searchParams, metaGroup);
