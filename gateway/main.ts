@@ -537,6 +537,17 @@ async function main(options: ServerOptions): Promise<void> {
       );
     if (serves([naming.group("rbac.authorization"), "v1", "clusterroles"]))
       ready.push(new ClusterRoleAggregationController(clients.aggregation, naming, onControllerError));
+    // The `kubernetes` Service's endpoints name one address: upstream lists every live API server
+    // through per-server leases; replicas each writing their own would rewrite it back and forth
+    // without end, so the leader alone keeps it (its address and port).
+    if (
+      serves(
+        ["", "v1", "services"],
+        ["", "v1", "endpoints"],
+        [naming.group("discovery"), "v1", "endpointslices"],
+      )
+    )
+      ready.push(new KubernetesServiceController(mastersClient, kubernetesServiceOptions, onControllerError));
     // Upstream runs the cleaner and the signer only when asked; they go with bootstrap tokens here.
     if (options.enableBootstrapTokenAuth && serves(["", "v1", "secrets"])) {
       ready.push(new BootstrapTokenCleaner(clients.tokenCleaner, naming, onControllerError));
@@ -621,19 +632,15 @@ async function main(options: ServerOptions): Promise<void> {
   const publicIp = advertiseAddress(options.bindAddress, options.advertiseAddress);
   if (publicIp === undefined)
     log.warn("no address to advertise (--advertise-address): the kubernetes Service gets no endpoints");
-  const kubernetesService = new KubernetesServiceController(
-    mastersClient,
-    {
-      naming,
-      serviceIp: new ServiceAllocator({
-        clusterIpRange: options.serviceClusterIpRange,
-        nodePortRange: options.serviceNodePortRange,
-      }).firstIp,
-      publicIp,
-      publicPort: options.securePort,
-    },
-    onControllerError,
-  );
+  const kubernetesServiceOptions = {
+    naming,
+    serviceIp: new ServiceAllocator({
+      clusterIpRange: options.serviceClusterIpRange,
+      nodePortRange: options.serviceNodePortRange,
+    }).firstIp,
+    publicIp,
+    publicPort: options.securePort,
+  };
   // Leader election, as upstream's controller manager: its identity and Lease.
   const electionName = "kube-controller-manager";
   const elector = options.leaderElect
@@ -697,14 +704,6 @@ async function main(options: ServerOptions): Promise<void> {
   if (serves(["", "v1", "configmaps"])) running.push(authenticationTrust);
   if (serves([naming.group("apiregistration"), "v1", "apiservices"])) running.push(apiServiceRegistration);
   running.push(bootstrapObjects);
-  if (
-    serves(
-      ["", "v1", "services"],
-      ["", "v1", "endpoints"],
-      [naming.group("discovery"), "v1", "endpointslices"],
-    )
-  )
-    running.push(kubernetesService);
   if (availability) running.push(availability);
   if (remoteOpenApi) running.push(remoteOpenApi);
   // cluster-info, as kubeadm's init writes it (admin.kubeconfig's server and the cluster CA).

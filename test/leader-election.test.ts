@@ -37,6 +37,12 @@ async function masterStatus(client: ApiClient): Promise<string | undefined> {
   return /^leader_election_master_status\{name="kube-controller-manager"\} (\d)$/m.exec(reply.text)?.[1];
 }
 
+/** The port the `kubernetes` Service's Endpoints point at. */
+async function endpointsPort(client: ApiClient): Promise<number | undefined> {
+  const reply = await client.call("GET", "/api/v1/namespaces/default/endpoints/kubernetes");
+  return reply.body?.subsets?.[0]?.ports?.[0]?.port;
+}
+
 /** Open watches of CertificateSigningRequests: only the CSR controllers (and the GC) hold any. */
 async function csrWatches(client: ApiClient): Promise<number> {
   const reply = await client.call("GET", "/metrics");
@@ -143,6 +149,14 @@ for (const preset of ["cluster", "kubernetes"] as const) {
       assert.equal(lease.leaseDurationSeconds, 4);
       assert.equal(await masterStatus(client(leader)), "1");
       assert.equal(await masterStatus(client(follower)), "0");
+      // The kubernetes Service's endpoints name the leader alone, every time they are read (replicas
+      // each writing their own would rewrite them back and forth).
+      await eventually(
+        async () => (await endpointsPort(client(follower))) === leader.port,
+        30_000,
+        "endpoints",
+      );
+      for (let i = 0; i < 20; i++) assert.equal(await endpointsPort(client(follower)), leader.port);
       // The elected controllers run in the leader alone (each watches through its own replica).
       await eventually(
         async () => (await csrWatches(client(leader))) > 0,
@@ -231,6 +245,11 @@ for (const preset of ["cluster", "kubernetes"] as const) {
       assert.equal(taken.holderIdentity, leaderIdentity(follower));
       assert.equal(taken.leaseTransitions, lease.leaseTransitions + 1);
       assert.equal(await masterStatus(client(follower)), "1");
+      await eventually(
+        async () => (await endpointsPort(client(follower))) === follower.port,
+        30_000,
+        "endpoints moved",
+      );
       await eventually(
         async () => (await csrWatches(client(follower))) > 0,
         30_000,
