@@ -719,21 +719,15 @@ async function main(options: ServerOptions): Promise<void> {
   // Readiness waits once, after start, until this replica knows whether it leads and, when it
   // does, until that term's controllers have synced; later changes of leader leave it alone.
   let electedSettled = false;
+  let term: Controller[] | undefined;
   const runElected = async (signal: AbortSignal) => {
     const { ready, other } = electedControllers();
-    const settle = setInterval(() => {
-      if (ready.every((c) => c.synced)) electedSettled = true;
-      if (electedSettled) clearInterval(settle);
-    }, 50);
-    try {
-      await Promise.all([...ready, ...other].map((c) => c.run(signal)));
-    } finally {
-      clearInterval(settle);
-    }
+    term = ready;
+    await Promise.all([...ready, ...other].map((c) => c.run(signal)));
   };
   controllers.push({
     get synced() {
-      if (!electedSettled && elector?.decided && !elector.leading) electedSettled = true;
+      if (term?.every((c) => c.synced) || (elector?.decided && !elector.leading)) electedSettled = true;
       return electedSettled;
     },
   });
