@@ -25,7 +25,7 @@ export interface StorageConfig {
     /** Path under which keys live in etcd. */
     readonly keyPrefix?: string | undefined;
   };
-  readonly mongodb?: Pick<MongoStorageOptions, "uri" | "database" | "prefix" | "onError">;
+  readonly mongodb?: Pick<MongoStorageOptions, "uri" | "database" | "prefix" | "onError" | "metrics">;
   /** `--encryption-provider-config`: values are transformed below the watch cache, on every backend. */
   readonly encryption?: EncryptionOptions | undefined;
 }

@@ -139,6 +139,7 @@ async function main(options: ServerOptions): Promise<void> {
       database: options.mongodbDatabase,
       prefix: options.mongodbPrefix,
       onError: (err, context) => log.warn({ err }, `mongodb: ${context}`),
+      metrics: metrics.registry,
     },
     encryption: options.encryptionProviderConfig
       ? {

@@ -3,7 +3,8 @@
 // for a URI that does not parse and for a server that is not a replica set; hand-edited documents
 // failing only their own object with an InternalError naming the key; and a connection loss
 // (the server frozen with SIGSTOP, then resumed) answered with 503 and a failing
-// /readyz until the driver reconnects, with watches going on after it.
+// /readyz until the driver reconnects, with watches going on after it and the failed write counted
+// in mongodb_request_errors_total.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -18,9 +19,19 @@ import {
   startGateway,
 } from "./support/gateway-process.ts";
 import { jongodbSkipReason, type MongoServer, startJongodb } from "./support/mongodb.ts";
+import { parsePrometheusText } from "./support/prom-text.ts";
 import { eventually } from "./support/watch.ts";
 
 const CM = "/api/v1/namespaces/default/configmaps";
+
+/** The value of one sample on the gateway's /metrics (0 when the series has none yet). */
+async function sample(client: ApiClient, name: string, labels: Record<string, string>): Promise<number> {
+  const res = await client.call("GET", "/metrics");
+  assert.equal(res.status, 200, res.text);
+  const family = parsePrometheusText(res.text).get(name);
+  const found = family?.samples.find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  return found?.value ?? 0;
+}
 const skip = jongodbSkipReason();
 
 describe("the gateway over MongoDB (jongodb)", { skip }, () => {
@@ -211,6 +222,8 @@ describe("the gateway over MongoDB (jongodb)", { skip }, () => {
     const other = await startGateway(args(uri, `${database}_cut`));
     const client = new ApiClient(other.kubeconfig);
     let paused = false;
+    // A failed assertion must not leave the watch open: closing the client would wait for it.
+    let stopWatch = () => {};
     try {
       const made = await client.call("POST", CM, {
         body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "before-cut" } },
@@ -219,6 +232,9 @@ describe("the gateway over MongoDB (jongodb)", { skip }, () => {
       const watch = await client.watch(
         `${CM}?watch=true&resourceVersion=${made.body.metadata.resourceVersion}`,
       );
+      stopWatch = () => watch.close();
+      const createErrors = { operation: "create", type: "configmaps" };
+      assert.equal(await sample(client, "mongodb_request_errors_total", createErrors), 0);
       server.pause();
       paused = true;
       await eventually(
@@ -232,6 +248,8 @@ describe("the gateway over MongoDB (jongodb)", { skip }, () => {
       assert.equal(during.status, 503, during.text);
       assert.equal(during.body.kind, "Status");
       assert.equal(during.body.reason, "ServiceUnavailable");
+      // Controllers writing ConfigMaps during the cut may add their own failures.
+      assert.ok((await sample(client, "mongodb_request_errors_total", createErrors)) >= 1);
       server.resume();
       paused = false;
       await eventually(
@@ -257,6 +275,7 @@ describe("the gateway over MongoDB (jongodb)", { skip }, () => {
       assert.ok(!seen.includes("ADDED during-cut"), "the refused write never happened");
     } finally {
       if (paused) server.resume();
+      stopWatch();
       await client.close();
       await other.stop();
       await rm(other.dataDir, { recursive: true, force: true });

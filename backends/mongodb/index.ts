@@ -2,9 +2,11 @@
 // Needs a replica set (or a sharded cluster): every write is a multi-document transaction.
 
 import { MongoClient, type MongoClientOptions } from "mongodb";
+import type { Registry } from "prom-client";
 import type { Revision } from "../contract/index.ts";
 import { REVISION_ID, readRevision } from "./documents.ts";
 import type { FollowMode } from "./follower.ts";
+import { mongoMetrics } from "./metrics.ts";
 import { collections, isUnavailable, MongoStorage } from "./storage.ts";
 
 export type { FollowMode } from "./follower.ts";
@@ -32,6 +34,8 @@ export interface MongoStorageOptions {
   readonly maxPoolSize?: number;
   /** Errors that reach no caller (the log follower's), for the process log. */
   readonly onError?: (err: unknown, context: string) => void;
+  /** The gateway's registry: the backend adds its error and retry counters (metrics.ts). */
+  readonly metrics?: Registry | undefined;
 }
 
 /** The server cannot be used: a bad URI, no replica set, unreachable. Start refuses with it. */
@@ -107,6 +111,7 @@ export async function openMongoStorage(options: MongoStorageOptions): Promise<Mo
         holeTimeoutMs: 5000,
         writeRetryMs: options.writeRetryMs ?? 30_000,
         ...(options.onError ? { onError: options.onError } : {}),
+        ...(options.metrics ? { metrics: mongoMetrics(options.metrics) } : {}),
       },
       published,
     );

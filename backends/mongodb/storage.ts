@@ -47,12 +47,15 @@ import {
   readRevision,
 } from "./documents.ts";
 import { type FollowerSettings, LogFollower } from "./follower.ts";
+import { type MongoMetrics, noMetrics, type RetryReason } from "./metrics.ts";
 
 export interface MongoStorageSettings extends FollowerSettings {
   /** A write whose transaction keeps colliding gives up (Unavailable) after this long. */
   readonly writeRetryMs: number;
   /** Errors the storage cannot throw to a caller (the follower's), for the log. */
   readonly onError?: (err: unknown, context: string) => void;
+  /** Error and retry counters (metrics.ts). */
+  readonly metrics?: MongoMetrics;
 }
 
 export interface MongoCollections {
@@ -96,12 +99,17 @@ export function translate(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-/** The transaction lost a race with another writer and may run again. */
-function isRetryable(err: unknown): boolean {
-  return (
-    err instanceof MongoError &&
-    (err.hasErrorLabel("TransientTransactionError") || err.code === WRITE_CONFLICT)
-  );
+/** Why the transaction may run again (it lost a race, or failed transiently), or undefined. */
+function retryReason(err: unknown): RetryReason | undefined {
+  if (err instanceof Collided || (err instanceof MongoError && err.code === WRITE_CONFLICT))
+    return "conflict";
+  if (err instanceof MongoError && err.hasErrorLabel("TransientTransactionError")) return "transient";
+  return undefined;
+}
+
+/** The contract's answers to a request, not failures of the store. */
+function isAnswer(err: unknown): boolean {
+  return err instanceof NotFoundError || err instanceof AlreadyExistsError || err instanceof ConflictError;
 }
 
 /** Thrown inside a transaction to abort it and run it again (the precondition raced). */
@@ -127,6 +135,7 @@ export class MongoStorage implements Storage {
   readonly #settings: MongoStorageSettings;
   readonly #feed: LocalFeed;
   readonly #follower: LogFollower;
+  readonly #metrics: MongoMetrics;
   #closed = false;
   #writeTurn: Promise<void> = Promise.resolve();
   /** Transactions run again after a collision, for metrics and the bench. */
@@ -136,6 +145,7 @@ export class MongoStorage implements Storage {
     this.#client = client;
     this.#c = c;
     this.#settings = settings;
+    this.#metrics = settings.metrics ?? noMetrics;
     this.#feed = this.#newFeed();
     this.#follower = new LogFollower(
       {
@@ -179,7 +189,21 @@ export class MongoStorage implements Storage {
     }
   }
 
+  /** A counted call: failures other than the contract's answers move the error counter. */
+  async #counted<T>(operation: string, key: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isAnswer(err)) this.#metrics.failed(operation, key);
+      throw err;
+    }
+  }
+
   async get(key: string): Promise<StoredValue | undefined> {
+    return this.#counted("get", key, () => this.#getOnce(key));
+  }
+
+  #getOnce(key: string): Promise<StoredValue | undefined> {
     return this.#call(async () => {
       const doc = await this.#c.objects.findOne({ _id: key });
       return doc ? readableObject(key, doc as unknown as Record<string, unknown>) : undefined;
@@ -188,6 +212,10 @@ export class MongoStorage implements Storage {
 
   async list(prefix: string): Promise<ListResult> {
     // One snapshot: the counter and the objects read in the same read-only transaction.
+    return this.#counted("list", prefix, () => this.#listOnce(prefix));
+  }
+
+  #listOnce(prefix: string): Promise<ListResult> {
     return this.#call(() =>
       this.#client.withSession(async (session) => {
         session.startTransaction({ readConcern: { level: "snapshot" } });
@@ -217,7 +245,7 @@ export class MongoStorage implements Storage {
   }
 
   async create(key: string, value: string): Promise<StoredValue> {
-    return this.#write(async (session) => {
+    return this.#write("create", key, async (session) => {
       if (await this.#c.objects.findOne({ _id: key }, { session })) throw new AlreadyExistsError(key);
       const revision = await this.#nextRevision(session);
       try {
@@ -239,7 +267,7 @@ export class MongoStorage implements Storage {
   }
 
   async update(key: string, value: string, expectedRevision: Revision): Promise<StoredValue> {
-    return this.#write(async (session) => {
+    return this.#write("update", key, async (session) => {
       const current = await this.#current(key, session);
       if (!current) throw new NotFoundError(key);
       if (current.modRevision !== expectedRevision) throw new ConflictError(key, expectedRevision, current);
@@ -268,7 +296,7 @@ export class MongoStorage implements Storage {
   }
 
   async delete(key: string, expectedRevision?: Revision): Promise<DeleteResult> {
-    return this.#write(async (session) => {
+    return this.#write("delete", key, async (session) => {
       const current = await this.#current(key, session);
       if (!current) throw new NotFoundError(key);
       if (expectedRevision !== undefined && current.modRevision !== expectedRevision)
@@ -316,7 +344,11 @@ export class MongoStorage implements Storage {
    * Runs `body` in a transaction with majority write concern, again from the start while it
    * collides with another writer; the contract's errors thrown by `body` abort it and pass on.
    */
-  async #write<T>(body: (session: ClientSession) => Promise<T>): Promise<T> {
+  #write<T>(operation: string, key: string, body: (session: ClientSession) => Promise<T>): Promise<T> {
+    return this.#counted(operation, key, () => this.#writeInTurn(operation, body));
+  }
+
+  async #writeInTurn<T>(operation: string, body: (session: ClientSession) => Promise<T>): Promise<T> {
     this.#check();
     // One transaction at a time from this process: every write updates the counter document,
     // so concurrent ones could only collide on it and run again; across processes the
@@ -328,13 +360,13 @@ export class MongoStorage implements Storage {
     });
     await turn;
     try {
-      return await this.#transact(body);
+      return await this.#transact(operation, body);
     } finally {
       done();
     }
   }
 
-  async #transact<T>(body: (session: ClientSession) => Promise<T>): Promise<T> {
+  async #transact<T>(operation: string, body: (session: ClientSession) => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.#settings.writeRetryMs;
     const session = this.#client.startSession();
     try {
@@ -350,12 +382,16 @@ export class MongoStorage implements Storage {
           return result;
         } catch (err) {
           if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-          if (!(err instanceof Collided || isRetryable(err))) throw translate(err);
+          const reason = retryReason(err);
+          if (!reason) throw translate(err);
           if (Date.now() > deadline)
-            throw new UnavailableError(
-              `the write kept colliding with other writers for ${this.#settings.writeRetryMs} ms`,
-            );
+            throw reason === "transient"
+              ? translate(err)
+              : new UnavailableError(
+                  `the write kept colliding with other writers for ${this.#settings.writeRetryMs} ms`,
+                );
           this.retries++;
+          this.#metrics.retried(operation, reason);
           // Spread the colliders out: each retry waits a little longer, at random.
           await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
         }
