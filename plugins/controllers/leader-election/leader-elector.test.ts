@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { naming } from "../../../backends/naming/index.ts";
 import { type GatewayProcess, startGateway } from "../../../test/support/gateway-process.ts";
 import { eventually } from "../../../test/support/watch.ts";
 import { ApiClient, loadKubeconfig } from "../../client/index.ts";
@@ -12,7 +13,8 @@ import { ControllerClient } from "../client.ts";
 import { LeaderElector, microTime } from "./leader-elector.ts";
 
 const TIMING = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 400 };
-const LEASES = "/apis/coordination.cluster.io/v1/namespaces/default/leases";
+const GROUP = naming("cluster").group("coordination");
+const LEASES = `/apis/${GROUP}/v1/namespaces/default/leases`;
 
 let gw: GatewayProcess;
 const clients: ControllerClient[] = [];
@@ -80,7 +82,7 @@ async function election(n: number) {
     const c = link.client;
     const elector = new LeaderElector({
       client: c,
-      group: "coordination.cluster.io",
+      group: GROUP,
       namespace: "default",
       name,
       identity: `candidate-${i}`,
@@ -169,7 +171,7 @@ describe("LeaderElector", () => {
     const written = performance.now();
     const elector = new LeaderElector({
       client: writer,
-      group: "coordination.cluster.io",
+      group: GROUP,
       namespace: "default",
       name: e.name,
       identity: "successor",
@@ -223,7 +225,7 @@ describe("LeaderElector", () => {
     await writer.must("POST", LEASES, { metadata: { name: e.name }, spec: spec() });
     const elector = new LeaderElector({
       client: writer,
-      group: "coordination.cluster.io",
+      group: GROUP,
       namespace: "default",
       name: e.name,
       identity: "candidate",
@@ -288,7 +290,7 @@ describe("LeaderElector", () => {
     // A new candidate with a lease duration far beyond the test's deadline still gets it.
     const next = new LeaderElector({
       client: client(),
-      group: "coordination.cluster.io",
+      group: GROUP,
       namespace: "default",
       name: e.name,
       identity: "next",
