@@ -61,9 +61,15 @@ export async function startLocalHa(gatewayArgs: readonly string[] = []): Promise
   const dir = await mkdtemp(join(tmpdir(), "cg-local-ha-"));
   const env = { ...process.env, ...(haproxyBinary() ? { HAPROXY_BIN: haproxyBinary() } : {}) };
   const stop = async () => {
-    await run(SCRIPT, ["stop", dir], { env, timeout: 120_000 }).catch((err) => {
-      process.stderr.write(`local-ha stop: ${String(err)}\n`);
-    });
+    // What stop had to say (a member that needed SIGKILL) goes to the test's output.
+    await run(SCRIPT, ["stop", dir], { env, timeout: 120_000 }).then(
+      ({ stderr }) => {
+        if (stderr) process.stderr.write(`local-ha stop: ${stderr}`);
+      },
+      (err) => {
+        process.stderr.write(`local-ha stop: ${String(err)}\n`);
+      },
+    );
     await rm(dir, { recursive: true, force: true });
   };
   const start = async () => {
