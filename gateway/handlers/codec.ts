@@ -137,6 +137,13 @@ export class Codec {
     return JSON.stringify(convert(JSON.parse(json) as JsonObject, version));
   }
 
+  /** Whether the request's version gets the stored JSON unchanged. */
+  #servesStored(version: string | undefined, served: Resource): boolean {
+    const { convert, convertMany } = served.schema;
+    if ((!convert && !convertMany) || !("registry" in served) || !version) return true;
+    return version === storageVersion(served.schema).name;
+  }
+
   /**
    * Stored objects at the request's version, as #atVersion, in one conversion when converting
    * calls out (a CRD's conversion webhook: one review for a list's items).
@@ -184,7 +191,13 @@ export class Codec {
     served: Resource,
   ): Promise<void> {
     const version = ctx.info?.apiVersion;
-    if (choice.kind !== "protobuf" || this.#atVersion(version, item.json, served, choice) !== item.json) {
+    const stored = this.#servesStored(version, served);
+    if (stored && choice.kind === "json" && !choice.pretty) {
+      auditResponse(ctx.reply.raw, () => item.json);
+      this.#send(ctx, 200, this.#itemBytes(item), choice.contentType);
+      return;
+    }
+    if (choice.kind !== "protobuf" || !stored) {
       await this.sendStored(ctx, 200, item.json, choice, served);
       return;
     }
@@ -280,6 +293,21 @@ export class Codec {
   }
 
   readonly #itemMessages = new WeakMap<CachedItem, Uint8Array>();
+
+  /**
+   * A cached item's JSON body as bytes, kept with the item as its Protobuf message is: a string
+   * body is measured, joined to the head and UTF-8-encoded again on every response.
+   */
+  #itemBytes(item: CachedItem): Buffer {
+    let bytes = this.#itemJson.get(item);
+    if (bytes === undefined) {
+      bytes = Buffer.from(`${item.json}\n`);
+      this.#itemJson.set(item, bytes);
+    }
+    return bytes;
+  }
+
+  readonly #itemJson = new WeakMap<CachedItem, Buffer>();
 
   /** A list body up to its items array: `{"kind":...,"metadata":...,"items":[`. */
   #listHead(served: Resource, version: string, meta: Record<string, unknown>): string {
