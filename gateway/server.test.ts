@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { after, before, describe, it } from "node:test";
 import { connect, type TLSSocket } from "node:tls";
 import type { FastifyInstance } from "fastify";
+import { pino } from "pino";
 import { createAuthority, issueCertificate } from "./pki/certificates.ts";
 import { createServer } from "./server.ts";
 
@@ -116,5 +117,55 @@ describe("header timeout", () => {
     await until(() => client.received().endsWith("fast") || client.socket.destroyed, "the second answer");
     assert.match(client.received(), /held[\s\S]*HTTP\/1\.1 200 OK[\s\S]*fast$/);
     client.socket.destroy();
+  });
+});
+
+describe("request loggers", () => {
+  it("are made for a request only when it logs, bound to its request id", async () => {
+    const lines: string[] = [];
+    const log = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+    let children = 0;
+    const child = log.child.bind(log);
+    log.child = ((...args: Parameters<typeof child>) => {
+      children++;
+      return child(...args);
+    }) as typeof log.child;
+    const ca = await createAuthority("test-ca");
+    const serving = await issueCertificate(ca, { commonName: "s", usage: "server", altNames: ["127.0.0.1"] });
+    const logged = createServer(
+      { certPem: serving.certPem, keyPem: serving.keyPem, clientCaPem: ca.certPem },
+      log,
+    );
+    logged.get("/quiet", async () => "quiet");
+    logged.get("/loud", async (req) => {
+      req.log.info({ level: req.log.level }, "loud");
+      return "loud";
+    });
+    await logged.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const loggedPort = (logged.server.address() as { port: number }).port;
+      const get = async (path: string) => {
+        const socket = connect({ host: "127.0.0.1", port: loggedPort, rejectUnauthorized: false });
+        await once(socket, "secureConnect");
+        let text = "";
+        socket.on("data", (d: Buffer) => {
+          text += d.toString();
+        });
+        socket.end(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        await once(socket, "close");
+        return text;
+      };
+      const before = children;
+      assert.match(await get("/quiet"), /quiet$/);
+      assert.match(await get("/quiet"), /quiet$/);
+      assert.equal(children, before, "no logger made for requests that do not log");
+      assert.match(await get("/loud"), /loud$/);
+      assert.equal(children, before + 1);
+      const line = JSON.parse(lines.find((l) => l.includes('"loud"')) ?? "{}") as Record<string, unknown>;
+      assert.equal(line.msg, "loud");
+      assert.equal(typeof line.reqId, "string");
+    } finally {
+      await logged.close();
+    }
   });
 });
