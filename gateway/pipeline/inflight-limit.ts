@@ -54,7 +54,7 @@ export function inflightLimitStage(
       if (isMutating) mutating++;
       else readOnly++;
       onChange?.(isMutating ? "mutating" : "readOnly", isMutating ? mutating : readOnly);
-      ctx.reply.raw.once("close", () => {
+      ctx.reply.raw.on("close", () => {
         if (isMutating) mutating--;
         else readOnly--;
         onChange?.(isMutating ? "mutating" : "readOnly", isMutating ? mutating : readOnly);
