@@ -128,12 +128,14 @@ export function instrumentPipeline(pipeline: Pipeline, metrics: GatewayMetrics):
         const res = ctx.reply.raw;
         let bytes: (() => number) | undefined;
         let endLongRunning: (() => void) | undefined;
-        res.once("close", () => {
+        // Found once an authorized request is classified; a refused one finds them at the end.
+        let labels: RequestLabels | undefined;
+        res.on("close", () => {
           endLongRunning?.();
           const info = ctx.info;
           if (!info?.isResourceRequest) return;
           if (!state.authorized && res.statusCode !== 429) return;
-          const labels = requestLabels(ctx, info);
+          labels ??= requestLabels(ctx, info);
           metrics.requestServed(labels, res.statusCode, (performance.now() - begun) / 1000, bytes?.());
         });
         // The stage after authorization calls back here.
@@ -141,7 +143,7 @@ export function instrumentPipeline(pipeline: Pipeline, metrics: GatewayMetrics):
           state.authorized = true;
           const info = ctx.info;
           if (!info?.isResourceRequest) return;
-          const labels = requestLabels(ctx, info);
+          labels = requestLabels(ctx, info);
           if (labels.verb === "GET" || labels.verb === "LIST") bytes = countWritten(res);
           if (isLongRunning(info)) endLongRunning = metrics.longRunningStarted(labels);
         };

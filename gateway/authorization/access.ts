@@ -44,12 +44,17 @@ export function authenticationStage(
   return {
     name: "authentication",
     async run(ctx) {
-      const result = await authenticate(
-        authenticators,
-        // Repeated headers also stay apart (each X-Remote-Group line is a group).
-        { headers: ctx.req.headers, headersDistinct: ctx.req.raw.headersDistinct, socket: ctx.socket },
-        anonymousAuth,
-      );
+      const raw = ctx.req.raw;
+      const request = {
+        headers: ctx.req.headers,
+        // Repeated headers also stay apart (each X-Remote-Group line is a group); Node builds that
+        // view on first use, so only for an authenticator that reads it.
+        get headersDistinct() {
+          return raw.headersDistinct;
+        },
+        socket: ctx.socket,
+      };
+      const result = await authenticate(authenticators, request, anonymousAuth);
       if ("rejected" in result) {
         ctx.req.log.info({ reason: result.rejected }, "authentication failed");
         // Refusals are audited too (upstream's failed-authentication audit), before the 401 goes out.
