@@ -1,8 +1,13 @@
 // The authentication stage's view of a request: what each authenticator may read.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { AuthenticationRequest, Authenticator } from "../../plugins/authentication/index.ts";
+import {
+  type AuthenticationRequest,
+  type Authenticator,
+  requestHeaderAuthenticator,
+} from "../../plugins/authentication/index.ts";
 import type { RequestContext } from "../pipeline/index.ts";
+import { createAuthority } from "../pki/certificates.ts";
 import { authenticationStage } from "./access.ts";
 
 /** A request whose raw headersDistinct view counts how often it is built. */
@@ -49,4 +54,21 @@ it("builds the per-line header view only for an authenticator that reads it", as
   const reading = request();
   await authenticationStage([lines], false).run(reading.ctx);
   assert.equal(reading.built(), 1);
+});
+
+it("the front proxy's authenticator reads the per-line view only for a verified proxy", async () => {
+  const ca = await createAuthority("proxy-ca");
+  const proxyHeaders = requestHeaderAuthenticator({
+    clientCaPem: ca.certPem,
+    allowedNames: [],
+    usernameHeaders: ["x-remote-user"],
+    groupHeaders: ["x-remote-group"],
+    extraHeaderPrefixes: ["x-remote-extra-"],
+  });
+  const direct = request();
+  // A caller without a certificate: not the proxy, so anonymous.
+  (direct.ctx as { socket: unknown }).socket = { getPeerCertificate: () => ({}) };
+  await authenticationStage([proxyHeaders], true).run(direct.ctx);
+  assert.equal(direct.ctx.user?.username, "system:anonymous");
+  assert.equal(direct.built(), 0);
 });

@@ -66,7 +66,6 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
     name: "requestheader",
     authenticate(req) {
       const { socket } = req;
-      const headers: Headers = req.headersDistinct ?? req.headers;
       // 1. Who is calling: only a verified proxy certificate lets us read further. The verdict
       // is kept per connection: a certificate does not change within one.
       let chain = verdicts.get(socket);
@@ -81,6 +80,8 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
       }
 
       // 2. What the proxy says. Node lower-cases header names, so matching is case-insensitive.
+      // Read only now: the per-line view is built on first use, and most callers are no proxy.
+      const headers: Headers = req.headersDistinct ?? req.headers;
       let username: string | undefined;
       for (const h of usernameHeaders) {
         const first = values(headers, h)[0];
