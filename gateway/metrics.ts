@@ -295,12 +295,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly #auditLevels = new Counter({
-    name: "apiserver_audit_level_total",
-    help: "Counter of policy levels for audit events (1 per request).",
-    labelNames: ["level"] as const,
-    registers: [this.registry],
-  });
+  // A cell per level: counted on every audited request, where prom-client's labelled inc() costs.
+  readonly #auditLevels = new CounterCells(
+    "apiserver_audit_level_total",
+    "Counter of policy levels for audit events (1 per request).",
+    [this.registry],
+  );
 
   readonly #auditRejected = new Counter({
     name: "apiserver_audit_requests_rejected_total",
@@ -311,7 +311,7 @@ export class GatewayMetrics {
   /** What the audit stage and its backends count. */
   readonly audit = {
     event: (): void => this.#auditEvents.inc(),
-    level: (level: string): void => this.#auditLevels.inc({ level }),
+    level: (level: string): void => this.#auditLevels.inc(level, () => ({ level })),
     rejected: (): void => this.#auditRejected.inc(),
     pluginError: (plugin: string, events: number): void => this.#auditErrors.inc({ plugin }, events),
   };

@@ -259,15 +259,30 @@ export function ruleMatches(rule: PolicyRule, a: PolicyAttributes): boolean {
 
 const NONE: RequestAuditConfig = { level: "None", omitStages: new Set(), omitManagedFields: false };
 
-export function evaluatePolicy(policy: Policy, a: PolicyAttributes): RequestAuditConfig {
-  for (const rule of policy.rules) {
-    if (!ruleMatches(rule, a)) continue;
-    return {
+// What a rule decides is the same for every request it matches: made once per rule and policy.
+const decisions = new WeakMap<Policy, WeakMap<PolicyRule, RequestAuditConfig>>();
+
+function decision(policy: Policy, rule: PolicyRule): RequestAuditConfig {
+  let byRule = decisions.get(policy);
+  if (!byRule) {
+    byRule = new WeakMap();
+    decisions.set(policy, byRule);
+  }
+  let config = byRule.get(rule);
+  if (!config) {
+    config = {
       level: rule.level,
       omitStages: new Set([...policy.omitStages, ...rule.omitStages]),
       omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields,
     };
+    byRule.set(rule, config);
   }
+  return config;
+}
+
+/** The first matching rule's decision (shared between requests: read it, never change it). */
+export function evaluatePolicy(policy: Policy, a: PolicyAttributes): RequestAuditConfig {
+  for (const rule of policy.rules) if (ruleMatches(rule, a)) return decision(policy, rule);
   return NONE;
 }
 
