@@ -60,11 +60,27 @@ const run = promisify(execFile);
 export async function startLocalHa(gatewayArgs: readonly string[] = []): Promise<LocalHa> {
   const dir = await mkdtemp(join(tmpdir(), "cg-local-ha-"));
   const env = { ...process.env, ...(haproxyBinary() ? { HAPROXY_BIN: haproxyBinary() } : {}) };
+  const log = (name: string) => {
+    try {
+      return readFileSync(join(dir, `${name}.log`), "utf8").slice(-6000);
+    } catch {
+      return "";
+    }
+  };
   const stop = async () => {
     // What stop had to say (a member that needed SIGKILL) goes to the test's output.
     await run(SCRIPT, ["stop", dir], { env, timeout: 120_000 }).then(
       ({ stderr }) => {
-        if (stderr) process.stderr.write(`local-ha stop: ${stderr}`);
+        if (!stderr) return;
+        process.stderr.write(`local-ha stop: ${stderr}`);
+        // The last lines of a member that would not stop say what it was waiting for.
+        for (const [, name] of stderr.matchAll(/local-ha: (\S+) did not stop/g))
+          process.stderr.write(
+            `--- ${name}.log ---\n${log(name as string)
+              .split("\n")
+              .slice(-15)
+              .join("\n")}\n`,
+          );
       },
       (err) => {
         process.stderr.write(`local-ha stop: ${String(err)}\n`);
@@ -116,13 +132,7 @@ export async function startLocalHa(gatewayArgs: readonly string[] = []): Promise
     kill(name) {
       process.kill(-pid(name), "SIGKILL");
     },
-    log(name) {
-      try {
-        return readFileSync(join(dir, `${name}.log`), "utf8").slice(-6000);
-      } catch {
-        return "";
-      }
-    },
+    log,
     start,
     stop,
   };
