@@ -1,6 +1,7 @@
 // `npm start`: load settings, create first-start credentials, open storage, serve.
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { RemoteBackend } from "../backends/aggregator/index.ts";
 import { builtinKinds, builtinRbacKinds, ServiceAllocator } from "../backends/builtin/index.ts";
 import { startCompactor } from "../backends/compaction/compactor.ts";
@@ -721,10 +722,16 @@ async function main(options: ServerOptions): Promise<void> {
   // does, until that term's controllers have synced; later changes of leader leave it alone.
   let electedSettled = false;
   let term: Controller[] | undefined;
+  // Runs not yet returned, by controller, for a shutdown that has to stop waiting for them.
+  const pendingRuns = new Map<Controller, string>();
+  const tracked = (c: Controller, signal: AbortSignal) => {
+    pendingRuns.set(c, c.constructor.name);
+    return c.run(signal).finally(() => pendingRuns.delete(c));
+  };
   const runElected = async (signal: AbortSignal) => {
     const { ready, other } = electedControllers();
     term = ready;
-    await Promise.all([...ready, ...other].map((c) => c.run(signal)));
+    await Promise.all([...ready, ...other].map((c) => tracked(c, signal)));
   };
   controllers.push({
     get synced() {
@@ -736,7 +743,7 @@ async function main(options: ServerOptions): Promise<void> {
   const controllerRuns = [
     policyRun.then(() =>
       Promise.all([
-        ...running.map((c) => c.run(stopControllers.signal)),
+        ...running.map((c) => tracked(c, stopControllers.signal)),
         elector ? elector.run(stopControllers.signal, runElected) : runElected(stopControllers.signal),
       ]),
     ),
@@ -752,7 +759,17 @@ async function main(options: ServerOptions): Promise<void> {
     log.info({ signal, delayMs: options.shutdownDelayDuration }, "shutting down");
     await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayDuration));
     stopControllers.abort();
-    await Promise.allSettled(controllerRuns);
+    // A controller stuck in a call must not keep the process from exiting: the loopback clients
+    // destroyed next end whatever it still waits for.
+    const stopped = await Promise.race([
+      Promise.allSettled(controllerRuns).then(() => true),
+      delay(CONTROLLER_STOP_MS, false, { ref: false }),
+    ]);
+    if (!stopped)
+      log.warn(
+        { waitedMs: CONTROLLER_STOP_MS, controllers: [...new Set(pendingRuns.values())].sort() },
+        "controllers did not stop in time; shutting down without them",
+      );
     await Promise.allSettled(loopbackClients.map((c) => c.destroy()));
     closeAllWatches();
     await app.close();
@@ -800,6 +817,9 @@ if (process.argv[2] === "init") {
     process.exit(2);
   }
 }
+
+/** How long shutdown waits for the controllers to return once told to stop. */
+const CONTROLLER_STOP_MS = 10_000;
 
 let options: ServerOptions;
 try {
