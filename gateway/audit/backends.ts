@@ -214,9 +214,8 @@ export class LogBackend implements AuditBackend {
   process(events: readonly AuditEvent[]): boolean {
     let ok = true;
     for (const ev of events) {
-      // Encoded once: the size and the write use the same bytes.
-      const line = Buffer.from(`${this.#options.format === "legacy" ? legacyLine(ev) : encodeEvent(ev)}\n`);
-      const bytes = line.length;
+      const line = `${this.#options.format === "legacy" ? legacyLine(ev) : encodeEvent(ev)}\n`;
+      const bytes = Buffer.byteLength(line);
       try {
         if (this.#fd !== 1) {
           if (this.#fd < 0) this.#open();
