@@ -38,6 +38,16 @@ describe("authenticate (union)", () => {
     assert.deepEqual("user" in r2 && r2.user.groups, ["g", "system:authenticated"]);
   });
 
+  it("hands out one user per cached answer, leaving the answer's own groups alone", async () => {
+    const cached = answering("cache", user("erin", ["g"]));
+    const first = await authenticate([cached], req, false);
+    const second = await authenticate([cached], req, false);
+    assert.ok("user" in first && "user" in second);
+    assert.equal(first.user, second.user);
+    assert.deepEqual(first.user.groups, ["g", "system:authenticated"]);
+    assert.deepEqual((await cached.authenticate(req)) as unknown, user("erin", ["g"]));
+  });
+
   it("rejects an invalid credential even when anonymous access is on", async () => {
     const r = await authenticate([answering("a", { kind: "rejected", reason: "expired" })], req, true);
     assert.deepEqual(r, { rejected: "a: expired" });

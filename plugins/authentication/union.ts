@@ -18,6 +18,24 @@ export function describeFailure(err: unknown): string {
   return `internal error (${kind})`;
 }
 
+/**
+ * A user with system:authenticated among its groups. Kept per answer: the token cache and the
+ * per-connection certificate answer hand out one user object for many requests.
+ */
+const authenticatedUsers = new WeakMap<UserInfo, UserInfo>();
+
+function authenticatedUser(user: UserInfo): UserInfo {
+  let found = authenticatedUsers.get(user);
+  if (!found) {
+    const groups = user.groups.includes("system:authenticated")
+      ? user.groups
+      : [...user.groups, "system:authenticated"];
+    found = { ...user, groups };
+    authenticatedUsers.set(user, found);
+  }
+  return found;
+}
+
 export type UnionResult = { readonly user: UserInfo } | { readonly rejected: string };
 
 export async function authenticate(
@@ -34,12 +52,7 @@ export async function authenticate(
       reasons.push(`${a.name}: ${describeFailure(err)}`);
       continue;
     }
-    if (result.kind === "user") {
-      const groups = result.user.groups.includes("system:authenticated")
-        ? result.user.groups
-        : [...result.user.groups, "system:authenticated"];
-      return { user: { ...result.user, groups } };
-    }
+    if (result.kind === "user") return { user: authenticatedUser(result.user) };
     if (result.kind === "rejected") reasons.push(`${a.name}: ${result.reason}`);
   }
   if (reasons.length > 0) return { rejected: reasons.join("; ") };
