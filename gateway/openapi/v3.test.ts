@@ -66,9 +66,11 @@ describe("openApiV3Document", () => {
       "application/merge-patch+json",
     ]);
     const ok = (patch.responses as Record<string, { content: Json }>)["200"]!;
+    // Upstream's Protobuf type is served under this preset too (client-go asks for it).
     assert.deepEqual(Object.keys(ok.content), [
       "application/json",
       "application/vnd.cluster.protobuf",
+      "application/vnd.kubernetes.protobuf",
       "application/yaml",
     ]);
     assert.deepEqual(ok.content["application/json"], {
