@@ -75,7 +75,7 @@ import { legacyBindings, podBindingAction, podEvictionAction } from "./pod-actio
 import { accessReviews, mergedRules, selfSubjectReviews, tokenReviews } from "./reviews/index.ts";
 import { buildSecurity } from "./security.ts";
 import { rbacEscalationCheck, tokenRequestAction } from "./security-actions.ts";
-import { createServer } from "./server.ts";
+import { closeIdleConnections, createServer } from "./server.ts";
 
 async function main(options: ServerOptions): Promise<void> {
   const log = createLogger({ verbosity: options.v, format: options.loggingFormat as LogFormat });
@@ -772,7 +772,9 @@ async function main(options: ServerOptions): Promise<void> {
       );
     await Promise.allSettled(loopbackClients.map((c) => c.destroy()));
     closeAllWatches();
-    await app.close();
+    const closing = app.close();
+    closeIdleConnections(app);
+    await closing;
     await security.close();
     await admission.close();
     crds?.stop();

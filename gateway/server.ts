@@ -70,6 +70,7 @@ export function createServer(
     },
   }) as unknown as FastifyInstance;
   answerPlainHttp(app.server as unknown as TlsServer);
+  trackSecureSockets(app.server as unknown as TlsServer);
   app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     const seen = connections.get(socket) ?? { begun: 0, answering: 0 };
@@ -179,6 +180,29 @@ export function isUpgrade(req: IncomingMessage): boolean {
  * tell a stall or a pipelined request waiting its turn from a slow client.
  */
 const connections = new WeakMap<Socket, { begun: number; answering: number }>();
+
+/** Every open TLS connection of each server, for shutdown. */
+const secureSockets = new WeakMap<TlsServer, Set<Socket>>();
+
+function trackSecureSockets(server: TlsServer): void {
+  const sockets = new Set<Socket>();
+  secureSockets.set(server, sockets);
+  server.on("secureConnection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+}
+
+/**
+ * Ends the connections that are not answering a request. Node's own idle check leaves out a
+ * connection that finished its handshake but never sent a request (Go's HTTP client opens spare
+ * ones), and the server's close would wait for it until the client goes away.
+ */
+export function closeIdleConnections(app: FastifyInstance): void {
+  for (const socket of secureSockets.get(app.server as unknown as TlsServer) ?? []) {
+    if ((connections.get(socket)?.answering ?? 0) === 0) socket.destroy();
+  }
+}
 
 /**
  * A request the HTTP parser refused. The client may still be sending (a header section far past
