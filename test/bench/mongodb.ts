@@ -28,6 +28,7 @@ import {
   progress,
   readOptions,
   runMain,
+  runWriters,
   selector,
   verdict,
 } from "./report.ts";
@@ -52,26 +53,6 @@ const CFG = QUICK
 // collections (a transaction over 2,000 documents took 77 ms, over 10 about 3 ms).
 const KEYS_PER_WRITER = 10;
 const POD_VALUES = Array.from({ length: 16 }, (_, i) => podJson(i));
-
-/** `concurrency` loops each awaiting one write at a time until `durationMs` passes; writes/s. */
-async function runWriters(
-  concurrency: number,
-  durationMs: number,
-  write: (writer: number, n: number) => Promise<void>,
-): Promise<number> {
-  let count = 0;
-  const start = now();
-  const end = start + durationMs;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, writer) => {
-      for (let n = 0; now() < end; n++) {
-        await write(writer, n);
-        count++;
-      }
-    }),
-  );
-  return (count * 1000) / (now() - start);
-}
 
 let run = 0;
 

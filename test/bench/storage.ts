@@ -59,6 +59,7 @@ import {
   readOptions,
   runMain,
   section as runSection,
+  runWriters,
   selector,
   verdict,
 } from "./report.ts";
@@ -158,26 +159,6 @@ async function interleave<T>(
     out.b.push(await b());
   }
   return out;
-}
-
-/** `concurrency` loops each awaiting one write at a time until `durationMs` passes; writes/s. */
-async function runWriters(
-  concurrency: number,
-  durationMs: number,
-  write: (writer: number, n: number) => Promise<unknown>,
-): Promise<number> {
-  let count = 0;
-  const start = now();
-  const end = start + durationMs;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, writer) => {
-      for (let n = 0; now() < end; n++) {
-        await write(writer, n);
-        count++;
-      }
-    }),
-  );
-  return (count * 1000) / (now() - start);
 }
 
 const POD_VALUES = Array.from({ length: 16 }, (_, i) => podJson(i));
