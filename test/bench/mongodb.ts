@@ -11,7 +11,7 @@
 
 import { type ClientSession, type Collection, MongoClient, MongoError } from "mongodb";
 import { Cacher } from "../../backends/cacher/index.ts";
-import type { Storage, StoredValue } from "../../backends/contract/index.ts";
+import type { Storage } from "../../backends/contract/index.ts";
 import { type FollowMode, type MongoStorage, openMongoStorage } from "../../backends/mongodb/index.ts";
 import { type MongoServer, realReplicaSet, startJongodb } from "../support/mongodb.ts";
 import { median, POD_PREFIX, percentile, podIdentity, podJson } from "./fixtures.ts";
@@ -28,10 +28,10 @@ import {
   progress,
   readOptions,
   runMain,
-  runWriters,
   selector,
   verdict,
 } from "./report.ts";
+import { POD_VALUES, runWriters, storageWrites } from "./writers.ts";
 
 const SCENARIOS = ["S18"] as const;
 // `npm run bench` passes one argument list to every bench: an `--only` without S18 skips this one.
@@ -52,24 +52,7 @@ const CFG = QUICK
 // Few keys per writer: jongodb copies the data a transaction touches, so its cost grows with the
 // collections (a transaction over 2,000 documents took 77 ms, over 10 about 3 ms).
 const KEYS_PER_WRITER = 10;
-const POD_VALUES = Array.from({ length: 16 }, (_, i) => podJson(i));
-
 let run = 0;
-
-/** Creates on the first pass over each writer's keys, compare-and-swap updates after. */
-async function storageWrites(storage: Storage, concurrency: number, durationMs: number): Promise<number> {
-  const tag = `s${++run}`;
-  const current = new Map<string, StoredValue>();
-  return runWriters(concurrency, durationMs, async (writer, n) => {
-    const key = `/bench/${tag}/w${writer}/${n % KEYS_PER_WRITER}`;
-    const value = POD_VALUES[n % POD_VALUES.length] as string;
-    const prev = current.get(key);
-    current.set(
-      key,
-      prev ? await storage.update(key, value, prev.modRevision) : await storage.create(key, value),
-    );
-  });
-}
 
 interface RawCollections {
   readonly objects: Collection<{ _id: string; value: string; createRevision: number; modRevision: number }>;
@@ -190,7 +173,7 @@ async function benchWrites(uri: string): Promise<void> {
     inFreshDatabase(client, async (database) => {
       const storage = await openMongoStorage({ uri, database });
       try {
-        return await storageWrites(storage, concurrency, ms);
+        return await storageWrites(storage, concurrency, ms, KEYS_PER_WRITER);
       } finally {
         retries += storage.retries;
         await storage.close();

@@ -256,23 +256,3 @@ export function runMain(main: () => Promise<void>): void {
     },
   );
 }
-
-/** `concurrency` loops each awaiting one write at a time until `durationMs` passes; writes/s. */
-export async function runWriters(
-  concurrency: number,
-  durationMs: number,
-  write: (writer: number, n: number) => Promise<unknown>,
-): Promise<number> {
-  let count = 0;
-  const start = now();
-  const end = start + durationMs;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, writer) => {
-      for (let n = 0; now() < end; n++) {
-        await write(writer, n);
-        count++;
-      }
-    }),
-  );
-  return (count * 1000) / (now() - start);
-}

@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Cacher, type CacheWatcher, encodeOnce, type WatchDelivery } from "../../backends/cacher/index.ts";
 import { Queue } from "../../backends/common/queue.ts";
-import type { Storage, StoredValue } from "../../backends/contract/index.ts";
+import type { Storage } from "../../backends/contract/index.ts";
 import { openEmbeddedStorage } from "../../backends/embedded/index.ts";
 import { EtcdClient } from "../../backends/etcd/client.ts";
 import { createEtcdStorage } from "../../backends/etcd/index.ts";
@@ -59,10 +59,10 @@ import {
   readOptions,
   runMain,
   section as runSection,
-  runWriters,
   selector,
   verdict,
 } from "./report.ts";
+import { POD_VALUES, runWriters, storageWrites } from "./writers.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -161,24 +161,9 @@ async function interleave<T>(
   return out;
 }
 
-const POD_VALUES = Array.from({ length: 16 }, (_, i) => podJson(i));
 const POD_BYTES = Math.round(POD_VALUES.reduce((s, v) => s + Buffer.byteLength(v), 0) / POD_VALUES.length);
-let writeRun = 0;
 
-/** The embedded-raw.ts workload (creates, then CAS updates) on any Storage, with Pod JSON values. */
-async function storageWrites(storage: Storage, concurrency: number, durationMs: number): Promise<number> {
-  const tag = `r${++writeRun}`;
-  const current = new Map<string, StoredValue>();
-  return runWriters(concurrency, durationMs, async (writer, n) => {
-    const key = `/bench/${tag}/w${writer}/${n % KEYS_PER_WRITER}`;
-    const value = POD_VALUES[n % POD_VALUES.length] as string;
-    const prev = current.get(key);
-    current.set(
-      key,
-      prev ? await storage.update(key, value, prev.modRevision) : await storage.create(key, value),
-    );
-  });
-}
+let writeRun = 0;
 
 /** The same workload as single etcd transactions on the raw client: the floor under EtcdStorage. */
 async function rawEtcdWrites(client: EtcdClient, concurrency: number, durationMs: number): Promise<number> {
@@ -299,7 +284,7 @@ async function benchWrites64(): Promise<void> {
     const rates: number[] = [];
     for (let i = 0; i < Math.min(2, CFG.writePairs); i++) {
       const storage = new MemoryStorage();
-      rates.push(await storageWrites(storage, concurrency, CFG.writeMs / 2));
+      rates.push(await storageWrites(storage, concurrency, CFG.writeMs / 2, KEYS_PER_WRITER));
       await storage.close();
     }
     add({
@@ -323,7 +308,7 @@ async function benchEtcdWrites(endpoint: string): Promise<void> {
     const compact = async () => storage.compact(await storage.currentRevision());
     // Connect both and warm etcd up before the measured pairs.
     await rawEtcdWrites(client, 8, 500);
-    await storageWrites(storage, 8, 500);
+    await storageWrites(storage, 8, 500, KEYS_PER_WRITER);
     await compact();
     for (const [concurrency, target] of [
       [1, 0.7],
@@ -337,7 +322,7 @@ async function benchEtcdWrites(endpoint: string): Promise<void> {
           return r;
         },
         async () => {
-          const r = await storageWrites(storage, concurrency, CFG.writeMs);
+          const r = await storageWrites(storage, concurrency, CFG.writeMs, KEYS_PER_WRITER);
           await compact();
           return r;
         },
