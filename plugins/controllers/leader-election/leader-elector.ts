@@ -33,8 +33,12 @@ export interface LeaseRecord {
   readonly leaseTransitions: number;
 }
 
-/** client-go's JitterFactor: candidates spread their attempts over up to 1.2 extra periods. */
-const JITTER = 1.2;
+/**
+ * Candidates poll a held Lease at most a retry period apart, spread over its last fifth so they do
+ * not poll in step. (client-go waits up to 1.2 extra periods instead, so a successor could see
+ * a dead leader's last renewal up to 2.2 periods late, and try again as late after expiry.)
+ */
+const POLL_SPREAD = 0.2;
 
 /** metav1.MicroTime's wire form: RFC 3339 with microseconds. */
 export function microTime(date: Date): string {
@@ -124,13 +128,26 @@ export class LeaderElector {
     this.#o.onLeading?.(leading);
   }
 
-  /** Tries at once, then every retry period (jittered) until it holds the Lease; false on abort. */
+  /** Tries at once, then every retry period until it holds the Lease; false on abort. */
   async #acquire(signal: AbortSignal): Promise<boolean> {
     for (;;) {
       if (signal.aborted) return false;
       if (await this.#attempt(this.#o.renewDeadlineMs)) return true;
-      await sleep(this.#o.retryPeriodMs * (1 + Math.random() * JITTER), signal);
+      await sleep(this.#acquireWaitMs(), signal);
     }
+  }
+
+  /**
+   * Until the next attempt: a retry period, or less when the observed record runs out sooner.
+   * Seen at most a period after each renewal and tried as it runs out, a dead leader's Lease is
+   * taken within lease duration + retry period of its last renewal.
+   */
+  #acquireWaitMs(): number {
+    const poll = this.#o.retryPeriodMs * (1 - Math.random() * POLL_SPREAD);
+    const last = this.#observed;
+    if (!last || last.holderIdentity === this.identity) return poll;
+    const left = (this.#absentSince ?? this.#observedAt) + this.#waitMs(last) - monotonic();
+    return left > 0 ? Math.min(poll, left + 1) : poll;
   }
 
   /** Renews every retry period; returns when a renewal missed the deadline or on abort. */
