@@ -1,6 +1,7 @@
 // The ImageReview backend: one POST of the review to the kubeconfig's server, retried with
 // upstream's exponential backoff (5 attempts, factor 1.5, 20% jitter) only on what upstream
 // deems transient (a reset connection, 500, 504, 429 or an answer asking for a later retry).
+import { setTimeout as delay } from "node:timers/promises";
 import type { ApiClient, ApiReply } from "../../client/index.ts";
 import type { JsonObject } from "../index.ts";
 
@@ -182,19 +183,6 @@ async function attempt(o: BackendOptions, review: JsonObject): Promise<ReviewSta
   return decodeStatus(reply.body, o.apiVersion);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 /** Asks the backend; throws the last BackendError when no attempt gave an answer. */
 export async function askBackend(o: BackendOptions, review: JsonObject): Promise<ReviewStatus> {
   let wait = o.retryBackoffMs;
@@ -205,7 +193,7 @@ export async function askBackend(o: BackendOptions, review: JsonObject): Promise
       const failure = err instanceof BackendError ? err : new BackendError(String(err), false);
       if (!failure.retry || n >= ATTEMPTS || o.signal.aborted) throw failure;
     }
-    await sleep(wait * (1 + Math.random() * JITTER), o.signal);
+    await delay(wait * (1 + Math.random() * JITTER), undefined, { signal: o.signal }).catch(() => {});
     wait *= FACTOR;
   }
 }

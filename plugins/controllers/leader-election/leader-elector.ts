@@ -6,6 +6,7 @@
 // leader stops before anyone may take over. Every write is a compare-and-swap on resourceVersion.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { setTimeout as delay } from "node:timers/promises";
 import type { ControllerClient } from "../client.ts";
 
 export interface LeaderElectorOptions {
@@ -133,7 +134,7 @@ export class LeaderElector {
     for (;;) {
       if (signal.aborted) return false;
       if (await this.#attempt(this.#o.renewDeadlineMs)) return true;
-      await sleep(this.#acquireWaitMs(), signal);
+      await delay(this.#acquireWaitMs(), undefined, { signal }).catch(() => {});
     }
   }
 
@@ -156,7 +157,7 @@ export class LeaderElector {
     // observed it no earlier, so stopping within the renew deadline beats their lease duration.
     let renewedAt = this.#lastWonAt;
     while (!signal.aborted) {
-      await sleep(this.#o.retryPeriodMs, signal);
+      await delay(this.#o.retryPeriodMs, undefined, { signal }).catch(() => {});
       if (signal.aborted) return;
       for (;;) {
         const left = renewedAt + this.#o.renewDeadlineMs - monotonic();
@@ -171,10 +172,11 @@ export class LeaderElector {
           renewedAt = this.#lastWonAt;
           break;
         }
-        await sleep(
+        await delay(
           Math.min(this.#o.retryPeriodMs, Math.max(0, renewedAt + this.#o.renewDeadlineMs - monotonic())),
-          signal,
-        );
+          undefined,
+          { signal },
+        ).catch(() => {});
         if (signal.aborted) return;
       }
     }
@@ -320,19 +322,6 @@ export class LeaderElector {
 function message(body: unknown): string {
   const m = (body as { message?: unknown } | null)?.message;
   return typeof m === "string" ? m : JSON.stringify(body);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** A request that has not answered within `ms` counts as failed (it may still land later). */
