@@ -21,7 +21,7 @@ import { type LocalHa, localHaSkipReason, startLocalHa } from "../support/local-
 import { median, percentile } from "./fixtures.ts";
 import {
   add,
-  children,
+  childResult,
   fmtMs,
   fmtRate,
   fmtRatio,
@@ -225,7 +225,7 @@ interface WrkResult {
 }
 
 /** One wrk run of ConfigMap creates (http-wrk.lua's create mode) against `port`. */
-function wrk(port: number, seconds: number, prefix: string, bodyFile: string): Promise<WrkResult> {
+async function wrk(port: number, seconds: number, prefix: string, bodyFile: string): Promise<WrkResult> {
   const child = spawn(
     "wrk",
     ["-t1", `-c${CONNS}`, `-d${seconds}s`, "--timeout", "10s", "-s", LUA, `https://127.0.0.1:${port}/`],
@@ -242,36 +242,21 @@ function wrk(port: number, seconds: number, prefix: string, bodyFile: string): P
       },
     },
   );
-  children.add(child);
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => {
-      children.delete(child);
-      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-      if (code !== 0 || !line) return reject(new Error(`wrk ended with ${code}:\n${out}`));
-      const r = JSON.parse(line.slice("RESULT ".length)) as {
-        requests: number;
-        statusErrors: number;
-        activeUs: number;
-        connectErrors: number;
-        readErrors: number;
-        writeErrors: number;
-        timeouts: number;
-        statuses: Record<string, number>;
-      };
-      if (r.statusErrors > 0) progress(`    wrk: refused ${JSON.stringify(r.statuses)}`);
-      resolve({
-        rate: (r.requests - r.statusErrors) / (r.activeUs / 1e6),
-        errors: r.statusErrors + r.connectErrors + r.readErrors + r.writeErrors + r.timeouts,
-      });
-    });
-  });
+  const r = JSON.parse(await childResult(child, "wrk", (seconds + 30) * 1000)) as {
+    requests: number;
+    statusErrors: number;
+    activeUs: number;
+    connectErrors: number;
+    readErrors: number;
+    writeErrors: number;
+    timeouts: number;
+    statuses: Record<string, number>;
+  };
+  if (r.statusErrors > 0) progress(`    wrk: refused ${JSON.stringify(r.statuses)}`);
+  return {
+    rate: (r.requests - r.statusErrors) / (r.activeUs / 1e6),
+    errors: r.statusErrors + r.connectErrors + r.readErrors + r.writeErrors + r.timeouts,
+  };
 }
 
 async function benchThroughput(ha: LocalHa, dir: string): Promise<void> {

@@ -38,7 +38,7 @@
 // baseline, and their ratio (baseline / subject, the throughput ratio two CPU-bound servers on an
 // otherwise idle core would have).
 
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -52,6 +52,7 @@ import { freePort, type GatewayProcess, startGateway } from "../support/gateway-
 import { median, podJson, procMemory, resetPeakRss } from "./fixtures.ts";
 import {
   add,
+  childResult,
   children,
   fdatasyncTimes,
   fmtList as fmtListOf,
@@ -69,6 +70,7 @@ import {
   section as runSection,
   selector,
   verdict,
+  waitExit,
 } from "./report.ts";
 import type { WatchClientConfig, WatchClientResult } from "./watch-client.ts";
 
@@ -162,27 +164,6 @@ function haveCommand(cmd: string, args: string[]): boolean {
 function pin(pid: number, cpu: number): void {
   const r = spawnSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`taskset -a -p -c ${cpu} ${pid}: ${r.stderr || r.error?.message}`);
-}
-
-/** Wait for `child` to exit, killing it after `timeoutMs`; its exit code or signal. */
-function waitExit(child: ChildProcess, timeoutMs: number): Promise<number | string> {
-  return new Promise((resolvePromise) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      resolvePromise(child.exitCode ?? child.signalCode ?? "unknown");
-      return;
-    }
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) killQuietly(child.pid);
-    }, timeoutMs);
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise(code ?? signal ?? "unknown");
-    });
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      resolvePromise(err.message);
-    });
-  });
 }
 
 interface Baseline {
@@ -370,27 +351,13 @@ async function wrk(spec: WrkSpec): Promise<RunResult> {
       BENCH_TOKEN,
     },
   });
-  children.add(child);
   wrkRuns++;
   const ticks0 = processTicks(spec.pid);
   const cpu0 = cpu0BusyTicks();
-  let out = "";
-  child.stdout?.setEncoding("utf8");
-  child.stderr?.setEncoding("utf8");
-  child.stdout?.on("data", (d: string) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d: string) => {
-    out += d;
-  });
-  const code = await waitExit(child, (spec.seconds + 30) * 1000);
-  children.delete(child);
+  const result = await childResult(child, `wrk ${spec.mode} ${spec.path}`, (spec.seconds + 30) * 1000);
   const serverTicks = processTicks(spec.pid) - ticks0;
   const cpu0Ticks = cpu0BusyTicks() - cpu0;
-  const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-  if (code !== 0 || line === undefined)
-    throw new Error(`wrk ${spec.mode} ${spec.path} (pid ${child.pid}) ended with ${code}:\n${out}`);
-  const raw = JSON.parse(line.slice("RESULT ".length)) as WrkRaw;
+  const raw = JSON.parse(result) as WrkRaw;
   if (cpu0Ticks > 0) otherOnCpu0.push(Math.max(0, cpu0Ticks - serverTicks) / cpu0Ticks);
   const ok = raw.requests - raw.statusErrors;
   const activeS = raw.activeUs / 1e6;

@@ -26,6 +26,7 @@ import { type GatewayProcess, startGateway } from "../support/gateway-process.ts
 import { median, pod } from "./fixtures.ts";
 import {
   add,
+  childResult,
   children,
   fmtMs,
   fmtRate,
@@ -247,22 +248,8 @@ async function wrk(gw: GatewayProcess, path: string, accept: string, seconds: nu
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, BENCH_PATH: path, BENCH_ACCEPT: accept, BENCH_TOKEN: TOKEN },
   });
-  children.add(child);
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  children.delete(child);
-  const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-  if (code !== 0 || !line) throw new Error(`wrk ended with ${code}:\n${out}`);
-  const [requests, durationUs, statusErrors, p50, p99, bytes] = line
-    .slice(7)
-    .split(" ")
-    .map(Number) as number[];
+  const result = await childResult(child, "wrk", (seconds + 30) * 1000);
+  const [requests, durationUs, statusErrors, p50, p99, bytes] = result.split(" ").map(Number) as number[];
   if ((statusErrors as number) > 0) notes.push(`S1 ${accept}: ${statusErrors} non-2xx responses`);
   return {
     cpuUs: ((cpuMs(gw.child.pid as number) - cpu0) * 1000) / (requests as number),

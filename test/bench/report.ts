@@ -256,3 +256,47 @@ export function runMain(main: () => Promise<void>): void {
     },
   );
 }
+
+/** Wait for `child` to exit, killing it after `timeoutMs`; its exit code or signal. */
+export function waitExit(child: ChildProcess, timeoutMs: number): Promise<number | string> {
+  return new Promise((resolvePromise) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolvePromise(child.exitCode ?? child.signalCode ?? "unknown");
+      return;
+    }
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) killQuietly(child.pid);
+    }, timeoutMs);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise(code ?? signal ?? "unknown");
+    });
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      resolvePromise(err.message);
+    });
+  });
+}
+
+/**
+ * The payload of the one `RESULT <payload>` line a child prints (wrk with a bench script), once it
+ * has exited; its whole output in the error when it fails. Killed if still running after `timeoutMs`.
+ */
+export async function childResult(child: ChildProcess, label: string, timeoutMs: number): Promise<string> {
+  children.add(child);
+  let out = "";
+  child.stdout?.setEncoding("utf8");
+  child.stderr?.setEncoding("utf8");
+  child.stdout?.on("data", (d: string) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d: string) => {
+    out += d;
+  });
+  const code = await waitExit(child, timeoutMs);
+  children.delete(child);
+  const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+  if (code !== 0 || line === undefined)
+    throw new Error(`${label} (pid ${child.pid}) ended with ${code}:\n${out}`);
+  return line.slice("RESULT ".length);
+}
