@@ -109,6 +109,26 @@ async function election(n: number) {
 
 const leaders = (e: Awaited<ReturnType<typeof election>>) => e.candidates.filter((c) => c.elector.leading);
 
+/** One more candidate on Lease `name`; `ledAt` is when its first term began (0 until then). */
+function lateCandidate(writer: ControllerClient, name: string, identity: string) {
+  const elector = new LeaderElector({
+    client: writer,
+    group: GROUP,
+    namespace: "default",
+    name,
+    identity,
+    ...TIMING,
+    onError: () => {},
+  });
+  const stop = new AbortController();
+  let began = 0;
+  const done = elector.run(stop.signal, async (term) => {
+    began = performance.now();
+    await new Promise((resolve) => term.addEventListener("abort", resolve, { once: true }));
+  });
+  return { elector, stop, done, ledAt: () => began };
+}
+
 describe("LeaderElector", () => {
   it("takes a free Lease at once, records itself and renews", async () => {
     const e = await election(1);
@@ -169,23 +189,9 @@ describe("LeaderElector", () => {
       },
     });
     const written = performance.now();
-    const elector = new LeaderElector({
-      client: writer,
-      group: GROUP,
-      namespace: "default",
-      name: e.name,
-      identity: "successor",
-      ...TIMING,
-      onError: () => {},
-    });
-    const stop = new AbortController();
-    let ledAt = 0;
-    const done = elector.run(stop.signal, async (term) => {
-      ledAt = performance.now();
-      await new Promise((resolve) => term.addEventListener("abort", resolve, { once: true }));
-    });
-    await eventually(() => ledAt > 0, 20_000, "taking over");
-    assert.ok(ledAt - written >= TIMING.leaseDurationMs, "not before the dead holder's lease ran out");
+    const { stop, done, ledAt } = lateCandidate(writer, e.name, "successor");
+    await eventually(() => ledAt() > 0, 20_000, "taking over");
+    assert.ok(ledAt() - written >= TIMING.leaseDurationMs, "not before the dead holder's lease ran out");
     const lease = (await writer.must("GET", `${LEASES}/${e.name}`)).body as { spec: Record<string, unknown> };
     assert.equal(lease.spec.holderIdentity, "successor");
     assert.equal(lease.spec.leaseTransitions, 5);
@@ -223,27 +229,13 @@ describe("LeaderElector", () => {
       leaseTransitions: 0,
     });
     await writer.must("POST", LEASES, { metadata: { name: e.name }, spec: spec() });
-    const elector = new LeaderElector({
-      client: writer,
-      group: GROUP,
-      namespace: "default",
-      name: e.name,
-      identity: "candidate",
-      ...TIMING,
-      onError: () => {},
-    });
-    const stop = new AbortController();
-    let ledAt = 0;
-    const done = elector.run(stop.signal, async (term) => {
-      ledAt = performance.now();
-      await new Promise((resolve) => term.addEventListener("abort", resolve, { once: true }));
-    });
+    const { elector, stop, done, ledAt } = lateCandidate(writer, e.name, "candidate");
     await eventually(() => elector.holder === "live_0", 10_000, "the holder observed");
     await writer.must("DELETE", `${LEASES}/${e.name}`);
     const deleted = performance.now();
-    await eventually(() => ledAt > 0, 20_000, "taking over");
+    await eventually(() => ledAt() > 0, 20_000, "taking over");
     assert.ok(
-      ledAt - deleted >= TIMING.leaseDurationMs,
+      ledAt() - deleted >= TIMING.leaseDurationMs,
       "the holder may still act until its lease would run out",
     );
     stop.abort();
