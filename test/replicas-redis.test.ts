@@ -2,15 +2,16 @@
 // Redis is SIGKILLed mid-run: the API keeps answering and each replica limits with its own buckets,
 // as README says.
 import assert from "node:assert/strict";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { naming } from "../backends/naming/index.ts";
-import { ApiClient } from "./support/api-client.ts";
+import type { ApiClient } from "./support/api-client.ts";
 import { type EtcdServer, etcdSkipReason, startEtcd } from "./support/etcd.ts";
-import { freePort, type GatewayProcess, startGateway } from "./support/gateway-process.ts";
+import type { GatewayProcess } from "./support/gateway-process.ts";
 import { type RedisServer, redisSkipReason, startRedis } from "./support/redis.ts";
+import { type Replicas, startReplicas } from "./support/replica-gateways.ts";
 
 const n = naming("cluster");
 const QPS = 1;
@@ -67,8 +68,9 @@ describe("EventRateLimit over --redis-url with two replicas, Redis killed mid-ru
   let etcd: EtcdServer;
   let redis: RedisServer;
   let dir: string;
-  const gateways: GatewayProcess[] = [];
-  const clients: ApiClient[] = [];
+  let replicas: Replicas | undefined;
+  let gateways: GatewayProcess[] = [];
+  let clients: ApiClient[] = [];
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "replicas-redis-"));
@@ -98,20 +100,12 @@ describe("EventRateLimit over --redis-url with two replicas, Redis killed mid-ru
       `--admission-control-config-file=${config}`,
       `--redis-url=${redis.url}`,
     ];
-    const first = await startGateway(args);
-    gateways.push(first);
     // The second replica gets a copy of the first one's credentials, as another host would.
-    const second = await mkdtemp(join(tmpdir(), "replicas-redis-gw-"));
-    await cp(join(first.dataDir, "pki"), join(second, "pki"), { recursive: true });
-    gateways.push(await startGateway(args, { dataDir: second, port: await freePort() }));
-    for (const g of gateways) clients.push(new ApiClient(g.kubeconfig));
+    replicas = await startReplicas(2, args);
+    ({ gateways, clients } = replicas);
   });
   after(async () => {
-    for (const c of clients) await c.close();
-    for (const g of gateways) {
-      await g.stop();
-      await rm(g.dataDir, { recursive: true, force: true });
-    }
+    await replicas?.stop();
     await redis?.stop();
     await etcd?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
