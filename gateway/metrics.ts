@@ -363,11 +363,16 @@ export class GatewayMetrics {
     if (responseBytes !== undefined) this.#responseSizes.observe(rest, restLabels, responseBytes);
   }
 
-  /** A long-running request began; the returned function ends it. */
-  longRunningStarted(labels: RequestLabels): () => void {
+  /** A long-running request began. */
+  longRunningStarted(labels: RequestLabels): void {
     const { dry_run: _dryRun, ...rest } = labels;
     this.#longRunning.inc(rest);
-    return () => this.#longRunning.dec(rest);
+  }
+
+  /** A long-running request that began with these labels ended. */
+  longRunningEnded(labels: RequestLabels): void {
+    const { dry_run: _dryRun, ...rest } = labels;
+    this.#longRunning.dec(rest);
   }
 
   /** The in-flight limiter's counts changed (`readOnly`, `mutating`). */
