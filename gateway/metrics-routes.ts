@@ -107,10 +107,14 @@ const COUNT = Symbol("bytes written");
 type Counted = RawResponse & { [COUNT]: WrittenCount };
 
 function chunkSize(chunk: unknown): number {
-  return typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+  return typeof chunk === "string"
+    ? Buffer.byteLength(chunk)
+    : chunk instanceof Uint8Array
+      ? chunk.byteLength
+      : 0;
 }
 
-// Shared by every counted response: no closure per request (see RequestRecord).
+// Shared by every counted response (see RequestRecord).
 function countingWrite(this: Counted, chunk: unknown, ...rest: unknown[]): unknown {
   const count = this[COUNT];
   count.bytes += chunkSize(chunk);
@@ -133,18 +137,28 @@ function countWritten(res: RawResponse): WrittenCount {
 }
 
 /**
- * One request's part in the request series, from its arrival to its last byte. It holds data
- * only: a per-request closure kept on it (an authorization callback, as this once had) made every
- * request's objects outlive V8's young-generation collections, tripling their cost under load.
+ * One request's part in the request series, from its arrival to its last byte, kept on its
+ * response. Data only, with listeners and wrappers shared by every request: a closure made per
+ * request and stored where it can reach itself (on the record, or as a listener of the response
+ * it captures) kept every request's objects alive through V8's young-generation collections, which
+ * then copied and promoted megabytes each time and tripled the cost of a GET under load.
  */
 class RequestRecord {
+  readonly ctx: RequestContext;
   readonly begun = performance.now();
   authorized = false;
   /** Found once an authorized request is classified; a refused one finds them at the end. */
   labels: RequestLabels | undefined;
   written: WrittenCount | undefined;
   longRunning = false;
+
+  constructor(ctx: RequestContext) {
+    this.ctx = ctx;
+  }
 }
+
+const RECORD = Symbol("request record");
+type Recorded = RawResponse & { [RECORD]: RequestRecord };
 
 /**
  * The request series, recorded as upstream's instrumented routes do: for resource requests that
@@ -152,29 +166,30 @@ class RequestRecord {
  * (429), timed from the request's arrival to its last byte.
  */
 export function instrumentPipeline(pipeline: Pipeline, metrics: GatewayMetrics): Pipeline {
-  const records = new WeakMap<RequestContext, RequestRecord>();
+  // One listener for every response, finding its request through the record.
+  function closed(this: Recorded): void {
+    const record = this[RECORD];
+    const info = record.ctx.info;
+    if (!info?.isResourceRequest) return;
+    if (record.longRunning) metrics.longRunningEnded(record.labels as RequestLabels);
+    if (!record.authorized && this.statusCode !== 429) return;
+    record.labels ??= requestLabels(record.ctx, info);
+    const seconds = (performance.now() - record.begun) / 1000;
+    metrics.requestServed(record.labels, this.statusCode, seconds, record.written?.bytes);
+  }
   return pipeline
     .insertBefore("request-info", {
       name: "metrics-start",
       run(ctx) {
-        const record = new RequestRecord();
-        records.set(ctx, record);
-        const res = ctx.reply.raw;
-        res.on("close", () => {
-          const info = ctx.info;
-          if (!info?.isResourceRequest) return;
-          if (record.longRunning) metrics.longRunningEnded(record.labels as RequestLabels);
-          if (!record.authorized && res.statusCode !== 429) return;
-          record.labels ??= requestLabels(ctx, info);
-          const seconds = (performance.now() - record.begun) / 1000;
-          metrics.requestServed(record.labels, res.statusCode, seconds, record.written?.bytes);
-        });
+        const res = ctx.reply.raw as Recorded;
+        res[RECORD] = new RequestRecord(ctx);
+        res.on("close", closed);
       },
     })
     .insertAfter("authorization", {
       name: "metrics",
       run(ctx) {
-        const record = records.get(ctx);
+        const record = (ctx.reply.raw as Partial<Recorded>)[RECORD];
         if (!record) return;
         record.authorized = true;
         const info = ctx.info;

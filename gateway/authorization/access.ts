@@ -4,7 +4,11 @@
 import type { TLSSocket } from "node:tls";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Naming } from "../../backends/naming/index.ts";
-import { type Authenticator, authenticate } from "../../plugins/authentication/index.ts";
+import {
+  type AuthenticationRequest,
+  type Authenticator,
+  authenticate,
+} from "../../plugins/authentication/index.ts";
 import type { Authorizer } from "../../plugins/authorization/index.ts";
 import { type Auditor, auditFailedAuthentication, auditStage } from "../audit/audit-stage.ts";
 import { impersonationStage } from "../impersonation/index.ts";
@@ -35,6 +39,29 @@ export function requestInfoStage(): Stage {
   };
 }
 
+/**
+ * What authenticators see of a request. Repeated headers also stay apart in `headersDistinct`
+ * (each X-Remote-Group line is a group); Node builds that view on first use, so only for an
+ * authenticator that reads it. A class rather than an object literal with a getter: a getter
+ * closure made per request kept requests' objects alive through V8's young-generation
+ * collections (as RequestRecord in metrics-routes.ts explains).
+ */
+class AuthenticationView implements AuthenticationRequest {
+  readonly headers: AuthenticationRequest["headers"];
+  readonly socket: TLSSocket;
+  readonly #raw: FastifyRequest["raw"];
+
+  constructor(ctx: RequestContext) {
+    this.headers = ctx.req.headers;
+    this.socket = ctx.socket;
+    this.#raw = ctx.req.raw;
+  }
+
+  get headersDistinct(): AuthenticationRequest["headersDistinct"] {
+    return this.#raw.headersDistinct;
+  }
+}
+
 /** A rejected credential is a 401 even when anonymous requests are allowed. */
 export function authenticationStage(
   authenticators: readonly Authenticator[],
@@ -44,16 +71,7 @@ export function authenticationStage(
   return {
     name: "authentication",
     async run(ctx) {
-      const raw = ctx.req.raw;
-      const request = {
-        headers: ctx.req.headers,
-        // Repeated headers also stay apart (each X-Remote-Group line is a group); Node builds that
-        // view on first use, so only for an authenticator that reads it.
-        get headersDistinct() {
-          return raw.headersDistinct;
-        },
-        socket: ctx.socket,
-      };
+      const request = new AuthenticationView(ctx);
       const result = await authenticate(authenticators, request, anonymousAuth);
       if ("rejected" in result) {
         ctx.req.log.info({ reason: result.rejected }, "authentication failed");
