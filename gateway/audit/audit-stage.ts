@@ -348,29 +348,40 @@ export function auditFailedAuthentication(ctx: RequestContext, auditor: Auditor 
 export function auditStage(auditor: Auditor | undefined): Stage {
   return {
     name: "audit",
-    async run(ctx: RequestContext) {
+    // Synchronous unless the RequestReceived event must be waited for: a request that is not
+    // audited (or not at this level) goes on without a microtask turn.
+    run(ctx: RequestContext) {
       const auditID = assignAuditID(ctx);
       if (!auditor) return;
       const rec = newRecord(ctx, auditor, auditID);
       if (!rec) return;
-      const info = ctx.info;
       const raw = ctx.reply.raw;
       (raw as Recorded)[RECORD] = rec;
-      if (!rec.omitStages.has("RequestReceived")) {
-        if (!(await emit(auditor, buildEvent(ctx, rec, auditor, "RequestReceived")))) {
-          auditor.metrics?.rejected();
-          (raw as Recorded)[RECORD] = undefined;
-          throw errors.internal("failed to store audit event");
-        }
-      }
-      if (isLongRunning(info) && !rec.omitStages.has("ResponseStarted")) {
-        // The headers of a long-running response are its start.
-        onHeaders(raw, () => void emit(auditor, buildEvent(ctx, rec, auditor, "ResponseStarted")));
-      }
-      raw.once("close", () => {
-        const stage = rec.panic !== undefined ? "Panic" : "ResponseComplete";
-        if (!rec.omitStages.has(stage)) void emit(auditor, buildEvent(ctx, rec, auditor, stage));
-      });
+      if (rec.omitStages.has("RequestReceived")) return followResponse(ctx, rec, auditor);
+      const stored = emit(auditor, buildEvent(ctx, rec, auditor, "RequestReceived"));
+      if (stored === true) return followResponse(ctx, rec, auditor);
+      if (stored === false) return refuseUnstored(raw, auditor);
+      return stored.then((ok) => (ok ? followResponse(ctx, rec, auditor) : refuseUnstored(raw, auditor)));
     },
   };
+}
+
+/** The RequestReceived event could not be stored: the request fails, unaudited. */
+function refuseUnstored(raw: ServerResponse, auditor: Auditor): never {
+  auditor.metrics?.rejected();
+  (raw as Recorded)[RECORD] = undefined;
+  throw errors.internal("failed to store audit event");
+}
+
+/** Emits the events of the response: ResponseStarted for a long-running one, then the last. */
+function followResponse(ctx: RequestContext, rec: AuditRecord, auditor: Auditor): void {
+  const raw = ctx.reply.raw;
+  if (isLongRunning(ctx.info) && !rec.omitStages.has("ResponseStarted")) {
+    // The headers of a long-running response are its start.
+    onHeaders(raw, () => void emit(auditor, buildEvent(ctx, rec, auditor, "ResponseStarted")));
+  }
+  raw.once("close", () => {
+    const stage = rec.panic !== undefined ? "Panic" : "ResponseComplete";
+    if (!rec.omitStages.has(stage)) void emit(auditor, buildEvent(ctx, rec, auditor, stage));
+  });
 }

@@ -6,19 +6,35 @@
 //   GET  /watch    a chunked stream that stays open (S5's raw fan-out)
 //   POST /emit     encodes the JSON body once as an ADDED watch frame, writes that frame to every open
 //                  /watch stream, and answers 201 with the object (S5)
+//   GET  /api/...  the /object bytes behind the gateway's own access stages (request info, bearer
+//                  token from the token file through the gateway's token cache, client certificates,
+//                  audit ID, impersonation, authorization with system:masters allowed): S1's floor,
+//                  what those unavoidable parts cost on top of bare fastify
 // plus POST /__set?slot=object|list (text/plain) for the benchmark to hand it those bytes.
 //
 // usage: node test/bench/http-baseline.ts '{"port":N,"certFile":…,"keyFile":…,"caFile":…}'
 // Prints "listening" on stdout once it serves; stops on SIGTERM.
 
 import { readFileSync } from "node:fs";
+import { naming } from "../../backends/naming/index.ts";
+import { accessGuard } from "../../gateway/authorization/guard.ts";
 import { createServer } from "../../gateway/server.ts";
+import {
+  audienceAgnostic,
+  bearerAuthenticator,
+  cachedTokenAuthenticator,
+  tokenFileAuthenticator,
+  x509Authenticator,
+} from "../../plugins/authentication/index.ts";
+import { privilegedGroups, unionAuthorizer } from "../../plugins/authorization/index.ts";
 
 interface BaselineConfig {
   readonly port: number;
   readonly certFile: string;
   readonly keyFile: string;
   readonly caFile: string;
+  /** The bench's token file, for the access route. */
+  readonly tokenFile: string;
 }
 
 const config = JSON.parse(process.argv[2] ?? "{}") as BaselineConfig;
@@ -43,6 +59,26 @@ app.get("/list", (_req, reply) => {
   reply.header("content-type", "application/json").send(bodies.list);
 });
 app.post("/echo", async (req) => req.body);
+
+// The access stages as the gateway builds them for these credentials (gateway/security.ts).
+const audiences = ["https://kubernetes.default.svc"];
+const tokenFile = await tokenFileAuthenticator({ path: config.tokenFile, reloadIntervalMs: 0 });
+const tokens = cachedTokenAuthenticator(audienceAgnostic(tokenFile, audiences), {
+  successTtlMs: 10_000,
+  failureTtlMs: 10_000,
+});
+const guard = accessGuard({
+  authenticators: [
+    x509Authenticator(readFileSync(config.caFile, "utf8")),
+    bearerAuthenticator([tokens], audiences),
+  ],
+  anonymousAuth: true,
+  authorizer: unionAuthorizer([privilegedGroups()]),
+  naming: naming("cluster"),
+});
+app.get("/api/*", { preHandler: guard }, (_req, reply) => {
+  reply.header("content-type", "application/json").send(bodies.object);
+});
 
 const watchers = new Set<import("node:http").ServerResponse>();
 app.get("/watch", (req, reply) => {

@@ -174,13 +174,14 @@ interface Baseline {
 }
 
 /** Start http-baseline.ts pinned to CPU 0 with the gateway's serving certificate and client CA. */
-async function startBaseline(pki: string): Promise<Baseline> {
+async function startBaseline(pki: string, tokenFile: string): Promise<Baseline> {
   const port = await freePort();
   const config = {
     port,
     certFile: join(pki, "apiserver.crt"),
     keyFile: join(pki, "apiserver.key"),
     caFile: join(pki, "ca.crt"),
+    tokenFile,
   };
   const child = spawn("taskset", ["-c", "0", process.execPath, BASELINE_SCRIPT, JSON.stringify(config)], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -490,17 +491,26 @@ async function getPairs(
   subjectName: string,
   run: { connections: number; pairs: number; runS: number; warmS: number },
 ): Promise<{ subject: RunResult[]; base: RunResult[] }> {
+  const [base = [], subject = []] = await getRounds([baseSpec, subjectSpec], ["baseline", subjectName], run);
+  return { subject, base };
+}
+
+/** Interleaved GET runs over several servers, in the given order each round: runs per server. */
+async function getRounds(
+  specs: GetSpec[],
+  names: string[],
+  run: { connections: number; pairs: number; runS: number; warmS: number },
+): Promise<RunResult[][]> {
   const { connections, pairs, runS, warmS } = run;
-  const base: RunResult[] = [];
-  const subject: RunResult[] = [];
+  const runs: RunResult[][] = specs.map(() => []);
   for (let i = 0; i < pairs; i++) {
-    base.push(await warmAndRun({ ...baseSpec, connections, seconds: runS }, warmS));
-    subject.push(await warmAndRun({ ...subjectSpec, connections, seconds: runS }, warmS));
+    for (const [k, spec] of specs.entries())
+      runs[k]?.push(await warmAndRun({ ...spec, connections, seconds: runS }, warmS));
     progress(
-      `    pair ${i + 1}: baseline ${fmtRate(base[i]?.rate ?? 0)}, ${subjectName} ${fmtRate(subject[i]?.rate ?? 0)}`,
+      `    round ${i + 1}: ${names.map((n, k) => `${n} ${fmtRate(runs[k]?.[i]?.rate ?? 0)}`).join(", ")}`,
     );
   }
-  return { subject, base };
+  return runs;
 }
 
 async function benchGet(env: Env): Promise<void> {
@@ -511,20 +521,25 @@ async function benchGet(env: Env): Promise<void> {
   const bytes = Buffer.byteLength(res.text);
   const gwSpec = { port: env.gw.port, pid: env.gwPid, mode: "get", path: `${CM_PATH}/${name}` } as const;
   const baseSpec = { port: env.base.port, pid: env.base.pid, mode: "get", path: "/object" } as const;
+  const floorSpec = { ...baseSpec, path: gwSpec.path } as const;
 
   for (const [connections, pairs, runS, warmS] of [
     [CONNS, CFG.pairs, CFG.runS, CFG.warmS],
     [1, CFG.minorPairs, CFG.minorRunS, CFG.minorWarmS],
   ] as const) {
     progress(`S1: GET one ConfigMap (${fmtBytes(bytes)}), ${connections} conn, ${pairs} pairs of ${runS} s`);
-    const { subject: gw, base } = await getPairs(gwSpec, baseSpec, "gateway", {
-      connections,
-      pairs,
-      runS,
-      warmS,
-    });
+    // At 50 connections a third server in each round: the bare one behind the gateway's access
+    // stages (http-baseline.ts), the floor those unavoidable parts set.
+    const withFloor = connections === CONNS;
+    const specs = withFloor ? [baseSpec, floorSpec, gwSpec] : [baseSpec, gwSpec];
+    const names = withFloor ? ["baseline", "access floor", "gateway"] : ["baseline", "gateway"];
+    const rounds = await getRounds(specs, names, { connections, pairs, runS, warmS });
+    const base = rounds[0] ?? [];
+    const gw = rounds[specs.length - 1] ?? [];
+    const floor = withFloor ? (rounds[1] ?? []) : [];
     checkRuns(`S1 GET ${connections} conn (gateway)`, gw);
     checkRuns(`S1 GET ${connections} conn (baseline)`, base);
+    if (withFloor) checkRuns(`S1 GET ${connections} conn (access floor)`, floor);
     const ratios = gw.map((g, i) => g.rate / (base[i] as RunResult).rate);
     const p99Ratios = gw.map((g, i) => g.p99 / (base[i] as RunResult).p99);
     const p = (runs: RunResult[]) =>
@@ -545,6 +560,30 @@ async function benchGet(env: Env): Promise<void> {
         cpu: cpuCell(gw, base),
         target: "≥ 0.6x (stretch 0.8x)",
         verdict: verdict(median(ratios) >= 0.6),
+      });
+      const perRound = (a: RunResult[], b: RunResult[]) => a.map((r, i) => r.rate / (b[i] as RunResult).rate);
+      add({
+        id: "S1",
+        figure: `floor: bare fastify behind the gateway's access stages, same bytes, ${connections} conns`,
+        subject: fmtList(
+          floor.map((r) => r.rate),
+          fmtRate,
+        ),
+        baseline: "bare fastify GET (same rounds)",
+        ratio: fmtRatio(perRound(floor, base)),
+        cpu: cpuCell(floor, base),
+        target: "(reference: what the unavoidable parts cost)",
+        verdict: "info",
+      });
+      add({
+        id: "S1",
+        figure: `the gateway against that floor, ${connections} conns`,
+        subject: "gateway (same rounds)",
+        baseline: "access floor (same rounds)",
+        ratio: fmtRatio(perRound(gw, floor)),
+        cpu: cpuCell(gw, floor),
+        target: "(reference)",
+        verdict: "info",
       });
       add({
         id: "S1",
@@ -1591,7 +1630,7 @@ async function main(): Promise<void> {
     children.add(gw.child);
     pin(gw.child.pid as number, 0);
     progress(`gateway pid ${gw.child.pid} on port ${gw.port} (embedded, durable), pinned to CPU 0`);
-    base = await startBaseline(join(gw.dataDir, "pki"));
+    base = await startBaseline(join(gw.dataDir, "pki"), join(tokenDir as string, "tokens.csv"));
     progress(`baseline pid ${base.pid} on port ${base.port}, pinned to CPU 0; wrk pinned to CPU 1`);
 
     const template = configMapJson(NS, "__NAME__", 1, "__SEQ__");
