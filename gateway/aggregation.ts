@@ -3,6 +3,7 @@
 // group version's discovery document) is proxied there after the access stages, without the
 // gateway's admission (the extension runs its own, as upstream).
 
+import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import {
   type ApiServiceEntry,
@@ -73,6 +74,17 @@ async function upgrade(ctx: RequestContext, entry: ApiServiceEntry, backend: Rem
   opened.join(socket);
 }
 
+const ABORT = Symbol("abort when the client leaves");
+
+/**
+ * Only a client that leaves before the answer is sent ends the call (aborting costs). One listener
+ * for every response, finding its controller on it: a closure per request stored on the response
+ * it captures kept requests alive through V8's young-generation collections.
+ */
+function abortUnfinished(this: ServerResponse & { [ABORT]?: AbortController }): void {
+  if (!this.writableFinished) this[ABORT]?.abort();
+}
+
 export function startAggregation(options: {
   readonly informer: LocalInformer;
   readonly backend: RemoteBackend;
@@ -103,11 +115,9 @@ export function startAggregation(options: {
         return true;
       }
       const abort = new AbortController();
-      const raw = ctx.reply.raw;
-      // Only a client that leaves before the answer is sent ends the call (aborting costs).
-      raw.once("close", () => {
-        if (!raw.writableFinished) abort.abort();
-      });
+      const raw = ctx.reply.raw as ServerResponse & { [ABORT]?: AbortController };
+      raw[ABORT] = abort;
+      raw.on("close", abortUnfinished);
       const timeout = timeoutMs(ctx);
       const body = ctx.req.body;
       await options.backend.forward(
