@@ -69,13 +69,18 @@ export interface LogBackendOptions {
   readonly compress?: boolean;
 }
 
-// One JSON encoding per event, shared by the truncate plugin's sizing and the log's line.
-const encoded = new WeakMap<AuditEvent, string>();
+// One JSON encoding per event, shared by the truncate plugin's sizing and the log's line. Kept on
+// the event under a hidden symbol (JSON.stringify skips it), not in a WeakMap: V8's young-generation
+// collections keep the entries of a WeakMap keyed by young objects, so every audited request's
+// event and its JSON outlived them until a full collection.
+const ENCODED = Symbol("encoded event");
+type Encoded = AuditEvent & { [ENCODED]?: string };
 export function encodeEvent(ev: AuditEvent): string {
-  let json = encoded.get(ev);
+  let json = (ev as Encoded)[ENCODED];
   if (json === undefined) {
     json = JSON.stringify(ev);
-    encoded.set(ev, json);
+    // Not enumerable: a copy made by spreading the event (the truncate plugin's) must encode anew.
+    Object.defineProperty(ev, ENCODED, { value: json, writable: true, configurable: true });
   }
   return json;
 }

@@ -72,15 +72,19 @@ export function createWebhookPlugin(env: PluginEnv, mutating: boolean): Admissio
     return source.hooks();
   };
 
-  // Per request, between the chain's two mutating passes.
-  const states = new WeakMap<Attributes, MutationState>();
+  // Per request, between the chain's two mutating passes; kept on the attributes under this
+  // plugin's own symbol, not in a WeakMap keyed by them (V8's young collections keep such entries,
+  // and with them each request's objects, until a full collection).
+  const STATE = Symbol("mutation state");
   const admit = async (a: Attributes, reinvocation?: Reinvocation) => {
     const hooks = await hooksFor(a);
     if (hooks.length === 0) return;
-    let state = states.get(a);
+    const held = a as Attributes & { [STATE]?: MutationState };
+    let state = held[STATE];
     if (!state) {
       state = { reinvocable: new Set(), reinvoke: new Set() };
-      states.set(a, state);
+      // Hidden, so a copy of the attributes does not share it.
+      Object.defineProperty(held, STATE, { value: state });
     }
     const again = await dispatchMutating(ctx, hooks, a, state, reinvocation?.reinvoking ?? false);
     // Called outside a chain (no second pass to ask for): the webhooks' own second pass at once.
