@@ -15,7 +15,7 @@ import {
 } from "../backends/aggregator/index.ts";
 import { parseDuration } from "../config/duration.ts";
 import type { LocalInformer } from "../plugins/objects/index.ts";
-import type { RequestContext } from "./pipeline/index.ts";
+import { type RequestContext, takeOverResponse } from "./pipeline/index.ts";
 import { isLongRunning } from "./pipeline/inflight-limit.ts";
 import { errors } from "./request/api-error.ts";
 import { isUpgrade } from "./server.ts";
@@ -66,9 +66,7 @@ async function upgrade(ctx: RequestContext, entry: ApiServiceEntry, backend: Rem
     { method: ctx.req.method, url: ctx.req.url, headers: ctx.req.headers, user: ctx.user as ProxiedUser },
     String(ctx.req.headers.upgrade),
   );
-  ctx.reply.hijack();
-  ctx.done = true;
-  const raw = ctx.reply.raw;
+  const raw = takeOverResponse(ctx);
   const socket = raw.socket as Socket;
   raw.detachSocket(socket);
   opened.join(socket);
@@ -132,8 +130,7 @@ export function startAggregation(options: {
           timeoutMs: timeout,
         },
         (status, headers) => {
-          ctx.reply.hijack();
-          ctx.done = true;
+          takeOverResponse(ctx);
           raw.writeHead(status, headers);
           // A watch's client learns at once that it began; other heads go out with the body.
           if (timeout === undefined) raw.flushHeaders();

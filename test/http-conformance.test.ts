@@ -548,6 +548,23 @@ describe("authentication", () => {
 });
 
 describe("audit", () => {
+  it("gives a watch, whose handler writes its own head, the request's Audit-Id too", async () => {
+    const watch = await api.watch(`${CM}?watch=1`);
+    const id = String(watch.headers["audit-id"]);
+    // The policy keeps only ResponseComplete, written when the watch ends.
+    watch.close();
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    await eventually(
+      async () =>
+        (await readFile(auditPath, "utf8"))
+          .trim()
+          .split("\n")
+          .some((l) => (JSON.parse(l) as { auditID?: string }).auditID === id),
+      5_000,
+      "the watch's audit event",
+    );
+  });
+
   it("records who did what to which object, under the request's Audit-Id", async () => {
     const created = await api.call("POST", CM, { body: cm("audited") });
     const id = String(created.headers["audit-id"]);

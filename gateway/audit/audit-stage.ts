@@ -12,6 +12,7 @@ import type { ServerResponse } from "node:http";
 import type { RequestContext, UserInfo } from "../pipeline/context.ts";
 import { isLongRunning } from "../pipeline/inflight-limit.ts";
 import type { Stage } from "../pipeline/pipeline.ts";
+import { AUDIT_ID_HEADER } from "../pipeline/take-over.ts";
 import { errors } from "../request/api-error.ts";
 import type { AuditBackend, AuditEvent } from "./backends.ts";
 import {
@@ -263,9 +264,8 @@ function emit(auditor: Auditor, event: AuditEvent): boolean | Promise<boolean> {
 function assignAuditID(ctx: RequestContext): string {
   const given = ctx.req.headers["audit-id"];
   const auditID = typeof given === "string" && given !== "" ? given : randomUUID();
-  ctx.reply.header("audit-id", auditID);
-  // Also on the raw response: a watch takes the response over and writes its own headers.
-  ctx.reply.raw.setHeader("audit-id", auditID);
+  // On fastify's reply only; a handler that takes the raw response over carries it across.
+  ctx.reply.header(AUDIT_ID_HEADER, auditID);
   return auditID;
 }
 

@@ -10,7 +10,7 @@ import { posix } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { openUpgrade } from "../../backends/aggregator/upgrade.ts";
 import { asArray, asString, type JsonObject, objectOrEmpty } from "../../backends/common/json.ts";
-import type { RequestContext } from "../pipeline/index.ts";
+import { type RequestContext, takeOverResponse } from "../pipeline/index.ts";
 import { skippingVerification } from "../pki/kubelet-client.ts";
 import { outgoingHeaders, reachError } from "../proxy/forward.ts";
 import { nodeLocation, type ProxyLocation } from "../proxy/location.ts";
@@ -265,8 +265,7 @@ async function serveLog(
     answer.body.destroy();
     throw kubeletAnswerError(code, body, name);
   }
-  ctx.reply.hijack();
-  ctx.done = true;
+  takeOverResponse(ctx);
   raw.writeHead(200, { "content-type": "text/plain" });
   raw.flushHeaders();
   try {
@@ -353,9 +352,7 @@ async function serveConnect(
   } catch (err) {
     throw new ApiError(500, "", `error dialing backend: ${reachError(err, kubelet.host)}`);
   }
-  ctx.reply.hijack();
-  ctx.done = true;
-  const raw = ctx.reply.raw;
+  const raw = takeOverResponse(ctx);
   const socket = raw.socket as Socket;
   raw.detachSocket(socket);
   opened.join(socket);

@@ -5,7 +5,7 @@
 // is written only once the previous one has drained, so what waits for a slow client is the
 // watcher's queue, which is bounded in events and bytes.
 import { type CacheWatcher, encodeOnce, type WatchDelivery } from "../../backends/cacher/index.ts";
-import type { RequestContext } from "../pipeline/index.ts";
+import { type RequestContext, takeOverResponse } from "../pipeline/index.ts";
 import { toApiError } from "../request/api-error.ts";
 import { warningHeader } from "../request/warning.ts";
 import type { ServedResource } from "../routing/resources.ts";
@@ -72,16 +72,13 @@ export async function serveWatch(
       watcher.close("stopped");
       throw err;
     }
-    ctx.reply.hijack();
-    ctx.done = true;
+    const raw = takeOverResponse(ctx);
     // Each event is one message: binary frames for Protobuf, text frames otherwise (as upstream).
     // A Protobuf message is the event without the length that frames it on an HTTP stream.
-    res = acceptWebSocket(ctx.reply.raw, handshake, choice.encoding === "protobuf");
+    res = acceptWebSocket(raw, handshake, choice.encoding === "protobuf");
     webSocket = true;
   } else {
-    const raw = ctx.reply.raw;
-    ctx.reply.hijack();
-    ctx.done = true;
+    const raw = takeOverResponse(ctx);
     const headers: Record<string, string | string[]> = {
       "content-type": choice.contentType,
       "transfer-encoding": "chunked",

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { posix } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
-import type { RequestContext } from "../pipeline/index.ts";
+import { type RequestContext, takeOverResponse } from "../pipeline/index.ts";
 import { errors } from "../request/api-error.ts";
 import type { ProxyLocation } from "./location.ts";
 
@@ -179,8 +179,7 @@ export async function forward(
   const headers = returnedHeaders(answer.headers, (location) =>
     rewriteLocation(location, target.location, requestHost, target.prefix),
   );
-  ctx.reply.hijack();
-  ctx.done = true;
+  takeOverResponse(ctx);
   raw.writeHead(answer.statusCode, headers);
   raw.flushHeaders();
   try {

@@ -75,9 +75,11 @@ export class ApiClient {
   }
 
   /** Open a watch and hand back its events as they arrive. */
-  async watch(
-    path: string,
-  ): Promise<{ events: AsyncGenerator<{ type: string; object: Record<string, unknown> }>; close(): void }> {
+  async watch(path: string): Promise<{
+    events: AsyncGenerator<{ type: string; object: Record<string, unknown> }>;
+    headers: Record<string, string | string[] | undefined>;
+    close(): void;
+  }> {
     const ac = new AbortController();
     const res = await request(`${this.server}${path}`, {
       method: "GET",
@@ -103,7 +105,7 @@ export class ApiClient {
         if ((err as Error).name !== "AbortError") throw err;
       }
     }
-    return { events: events(), close: () => ac.abort() };
+    return { events: events(), headers: res.headers, close: () => ac.abort() };
   }
 
   async close(): Promise<void> {
