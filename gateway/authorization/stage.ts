@@ -8,7 +8,13 @@ import { errors } from "../request/api-error.ts";
 import { requestAttributes } from "./attributes.ts";
 import { forbidden } from "./forbidden.ts";
 
-/** The authorizer's answer; a bare authorizer that throws denies, never allows (a union already absorbs failures). */
+/** A bare authorizer that throws has no opinion, so the request is denied, never allowed (a union already absorbs failures). */
+function failedAuthorizer(ctx: RequestContext, authorizer: Authorizer, err: unknown): AuthorizationResult {
+  ctx.req.log.warn({ err, authorizer: authorizer.name }, "authorizer failed");
+  return { decision: "noOpinion", reason: "" };
+}
+
+/** The authorizer's answer, a failure turned into no opinion. */
 async function ask(
   authorizer: Authorizer,
   ctx: RequestContext,
@@ -17,34 +23,48 @@ async function ask(
   try {
     return await authorizer.authorize(attributes);
   } catch (err) {
-    ctx.req.log.warn({ err, authorizer: authorizer.name }, "authorizer failed");
-    return { decision: "noOpinion", reason: "" };
+    return failedAuthorizer(ctx, authorizer, err);
   }
 }
 
 export function authorizationStage(authorizer: Authorizer, naming: Naming): Stage {
-  const annotation = (key: string) => `${naming.group("authorization")}/${key}`;
+  const decisionKey = `${naming.group("authorization")}/decision`;
+  const reasonKey = `${naming.group("authorization")}/reason`;
+  const decide = (ctx: RequestContext, attributes: Attributes, result: AuthorizationResult): void => {
+    const annotations = ctx.auditAnnotations ?? {};
+    ctx.auditAnnotations = annotations;
+    if (result.decision === "allow") {
+      annotations[decisionKey] = "allow";
+      annotations[reasonKey] = result.reason;
+      return;
+    }
+    annotations[decisionKey] = "forbid";
+    annotations[reasonKey] = result.reason;
+    ctx.req.log.info(
+      { user: ctx.user?.username, verb: attributes.verb, path: attributes.path, reason: result.reason },
+      "forbidden",
+    );
+    throw forbidden(attributes, result.reason);
+  };
   return {
     name: "authorization",
-    async run(ctx: RequestContext) {
+    // Synchronous when the authorizer answers synchronously (no microtask turn per request).
+    run(ctx: RequestContext) {
       if (!ctx.user) throw errors.internal("no user found for the request");
       if (!ctx.info) throw errors.internal("no RequestInfo found in the context");
       const attributes = requestAttributes(ctx.user, ctx.info);
-      const result = await ask(authorizer, ctx, attributes);
-      const annotations = ctx.auditAnnotations ?? {};
-      ctx.auditAnnotations = annotations;
-      if (result.decision === "allow") {
-        annotations[annotation("decision")] = "allow";
-        annotations[annotation("reason")] = result.reason;
-        return;
+      let answer: AuthorizationResult | Promise<AuthorizationResult>;
+      try {
+        answer = authorizer.authorize(attributes);
+      } catch (err) {
+        answer = failedAuthorizer(ctx, authorizer, err);
       }
-      annotations[annotation("decision")] = "forbid";
-      annotations[annotation("reason")] = result.reason;
-      ctx.req.log.info(
-        { user: ctx.user.username, verb: attributes.verb, path: attributes.path, reason: result.reason },
-        "forbidden",
-      );
-      throw forbidden(attributes, result.reason);
+      if (answer instanceof Promise)
+        return answer.then(
+          (result) => decide(ctx, attributes, result),
+          (err: unknown) => decide(ctx, attributes, failedAuthorizer(ctx, authorizer, err)),
+        );
+      decide(ctx, attributes, answer);
     },
   };
 }
