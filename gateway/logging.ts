@@ -6,6 +6,7 @@ import type { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import { reportedVerb } from "./metrics-routes.ts";
+import { AUDIT_ID_HEADER } from "./pipeline/take-over.ts";
 import { parseRequestInfo } from "./request/request-info.ts";
 
 export type LogFormat = "text" | "json";
@@ -126,7 +127,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger): void {
     reply.raw.once("close", () => {
       const info = parseRequestInfo(req.method, req.url, url.searchParams);
       const status = reply.raw.statusCode;
-      const auditId = reply.getHeader("audit-id");
+      const auditId = reply.getHeader(AUDIT_ID_HEADER);
       log.info(
         {
           v: REQUEST_LOG_LEVEL,

@@ -54,6 +54,7 @@ import {
   add,
   childResult,
   children,
+  collectOutput,
   fdatasyncTimes,
   fmtList as fmtListOf,
   fmtMs,
@@ -187,21 +188,13 @@ async function startBaseline(pki: string, tokenFile: string): Promise<Baseline> 
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);
-  let out = "";
-  child.stdout?.setEncoding("utf8");
-  child.stderr?.setEncoding("utf8");
-  child.stdout?.on("data", (d: string) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d: string) => {
-    out += d;
-  });
+  const output = collectOutput(child);
   const deadline = now() + 20_000;
-  while (!out.includes("listening")) {
-    if (child.exitCode !== null) throw new Error(`baseline exited with ${child.exitCode}:\n${out}`);
+  while (!output().includes("listening")) {
+    if (child.exitCode !== null) throw new Error(`baseline exited with ${child.exitCode}:\n${output()}`);
     if (now() > deadline) {
       if (child.pid !== undefined) killQuietly(child.pid);
-      throw new Error(`baseline did not start:\n${out}`);
+      throw new Error(`baseline did not start:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -540,7 +533,8 @@ async function benchGet(env: Env): Promise<void> {
     checkRuns(`S1 GET ${connections} conn (gateway)`, gw);
     checkRuns(`S1 GET ${connections} conn (baseline)`, base);
     if (withFloor) checkRuns(`S1 GET ${connections} conn (access floor)`, floor);
-    const ratios = gw.map((g, i) => g.rate / (base[i] as RunResult).rate);
+    const perRound = (a: RunResult[], b: RunResult[]) => a.map((r, i) => r.rate / (b[i] as RunResult).rate);
+    const ratios = perRound(gw, base);
     const p99Ratios = gw.map((g, i) => g.p99 / (base[i] as RunResult).p99);
     const p = (runs: RunResult[]) =>
       `p50 ${fmtMs(median(runs.map((r) => r.p50)))}, p99 ${fmtMs(median(runs.map((r) => r.p99)))}`;
@@ -561,7 +555,6 @@ async function benchGet(env: Env): Promise<void> {
         target: "≥ 0.6x (stretch 0.8x)",
         verdict: verdict(median(ratios) >= 0.6),
       });
-      const perRound = (a: RunResult[], b: RunResult[]) => a.map((r, i) => r.rate / (b[i] as RunResult).rate);
       add({
         id: "S1",
         figure: `floor: bare fastify behind the gateway's access stages, same bytes, ${connections} conns`,

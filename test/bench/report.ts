@@ -278,12 +278,8 @@ export function waitExit(child: ChildProcess, timeoutMs: number): Promise<number
   });
 }
 
-/**
- * The payload of the one `RESULT <payload>` line a child prints (wrk with a bench script), once it
- * has exited; its whole output in the error when it fails. Killed if still running after `timeoutMs`.
- */
-export async function childResult(child: ChildProcess, label: string, timeoutMs: number): Promise<string> {
-  children.add(child);
+/** Everything a child writes to stdout and stderr, as one text read when asked. */
+export function collectOutput(child: ChildProcess): () => string {
   let out = "";
   child.stdout?.setEncoding("utf8");
   child.stderr?.setEncoding("utf8");
@@ -293,8 +289,19 @@ export async function childResult(child: ChildProcess, label: string, timeoutMs:
   child.stderr?.on("data", (d: string) => {
     out += d;
   });
+  return () => out;
+}
+
+/**
+ * The payload of the one `RESULT <payload>` line a child prints (wrk with a bench script), once it
+ * has exited; its whole output in the error when it fails. Killed if still running after `timeoutMs`.
+ */
+export async function childResult(child: ChildProcess, label: string, timeoutMs: number): Promise<string> {
+  children.add(child);
+  const output = collectOutput(child);
   const code = await waitExit(child, timeoutMs);
   children.delete(child);
+  const out = output();
   const line = out.split("\n").find((l) => l.startsWith("RESULT "));
   if (code !== 0 || line === undefined)
     throw new Error(`${label} (pid ${child.pid}) ended with ${code}:\n${out}`);
