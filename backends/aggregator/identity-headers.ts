@@ -41,6 +41,9 @@ export interface IdentityHeaderNames {
   readonly prefixes: readonly string[];
 }
 
+/** One object, so the WeakMap below holds one entry for callers without settings. */
+const NO_IDENTITY_HEADERS: IdentityHeaderNames = { names: [], prefixes: [] };
+
 const loweredNames = new WeakMap<IdentityHeaderNames, { names: Set<string>; prefixes: string[] }>();
 
 /** The settings in lower case, worked out once per settings object rather than per request. */
@@ -64,7 +67,7 @@ function lowered(identity: IdentityHeaderNames): { names: Set<string>; prefixes:
 export function forwardedHeaders(
   incoming: Readonly<Record<string, string | string[] | undefined>>,
   user: ProxiedUser,
-  identity: IdentityHeaderNames = { names: [], prefixes: [] },
+  identity: IdentityHeaderNames = NO_IDENTITY_HEADERS,
 ): Record<string, string | string[]> {
   const { names, prefixes } = lowered(identity);
   const out: Record<string, string | string[]> = {};

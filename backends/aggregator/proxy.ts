@@ -3,8 +3,7 @@
 // the extension's certificate checked against the APIService's caBundle for
 // `<service>.<namespace>.svc`), carrying the effective user in front-proxy headers. The answer
 // streams back as it comes: watches and large lists are never held whole.
-import type { Duplex, Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import type { Duplex } from "node:stream";
 import type { Dispatcher } from "undici";
 import {
   type DispatcherPool,
@@ -13,13 +12,9 @@ import {
   serviceTargets,
 } from "../services/index.ts";
 import type { ApiServiceEntry } from "./apiservice.ts";
-import { RemoteTimeoutError, RemoteUnavailableError } from "./errors.ts";
-import {
-  forwardedHeaders,
-  type IdentityHeaderNames,
-  type ProxiedUser,
-  returnedHeaders,
-} from "./identity-headers.ts";
+import { RemoteUnavailableError } from "./errors.ts";
+import { forwardedHeaders, type IdentityHeaderNames, type ProxiedUser } from "./identity-headers.ts";
+import { type BeginAnswer, describe, ProxyCall } from "./proxy-call.ts";
 import { openUpgrade } from "./upgrade.ts";
 
 export interface RemoteBackendOptions {
@@ -46,12 +41,6 @@ export interface ForwardRequest {
   readonly timeoutMs: number | undefined;
 }
 
-/**
- * Answers of at most this many bytes (by their Content-Length) are read whole and sent on in one
- * write with their head, rather than streamed: a GET of one object is one write to the client.
- */
-const WHOLE_ANSWER_BYTES = 64 * 1024;
-
 export class RemoteBackend {
   readonly #o: RemoteBackendOptions;
   /** Entries are replaced when their APIService changes, so an entry's identity never does. */
@@ -64,80 +53,36 @@ export class RemoteBackend {
   /**
    * Sends the request to the APIService's extension and sends its answer on through the response
    * `begin` opens with the extension's status and headers: a small answer of known length whole
-   * (one write to the client), any other as it streams, under backpressure. Throws
+   * (one write to the client), any other as it streams, under backpressure (proxy-call.ts). Throws
    * RemoteUnavailableError or RemoteTimeoutError before `begin`; once the answer has begun, a
    * failure ends the response.
    */
-  async forward(
-    entry: ApiServiceEntry,
-    request: ForwardRequest,
-    begin: (status: number, headers: Record<string, string | string[]>) => Writable,
-  ): Promise<void> {
+  async forward(entry: ApiServiceEntry, request: ForwardRequest, begin: BeginAnswer): Promise<void> {
     const target = await this.#target(entry);
     const dispatcher = this.#dispatcher(entry, target.serverName);
-    // One controller for both the client leaving and the deadline: AbortSignal.any and
-    // AbortSignal.timeout cost more on every request than a listener and a timer.
-    const controller = new AbortController();
-    const leave = () => controller.abort();
-    if (request.signal.aborted) leave();
-    else request.signal.addEventListener("abort", leave, { once: true });
-    let timedOut = false;
-    const timer =
-      request.timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            timedOut = true;
-            controller.abort();
-          }, request.timeoutMs);
-    const failure = (err: unknown): Error =>
-      timedOut
-        ? new RemoteTimeoutError(
-            "request did not complete within requested timeout - context deadline exceeded",
-          )
-        : new RemoteUnavailableError(entry.name, `error trying to reach service: ${describe(err)}`);
-    try {
-      let answer: Dispatcher.ResponseData;
-      try {
-        answer = await dispatcher.request({
+    const headers = forwardedHeaders(request.headers, request.user, this.#o.identityHeaders);
+    await new Promise<void>((resolve, reject) => {
+      const call = new ProxyCall(
+        entry.name,
+        { begin, signal: request.signal, timeoutMs: request.timeoutMs },
+        resolve,
+        reject,
+      );
+      dispatcher.dispatch(
+        {
           // Aggregator targets carry no path: the URL is the origin.
           origin: target.url,
           path: request.url,
           method: request.method as Dispatcher.HttpMethod,
-          headers: forwardedHeaders(request.headers, request.user, this.#o.identityHeaders),
+          headers,
           ...(request.body && request.body.length > 0 ? { body: request.body } : {}),
-          signal: controller.signal,
           // The request's own deadline bounds the answer; watches have none.
           headersTimeout: 0,
           bodyTimeout: 0,
-        });
-      } catch (err) {
-        throw failure(err);
-      }
-      const headers = returnedHeaders(answer.headers);
-      const length = Number(answer.headers["content-length"] ?? Number.NaN);
-      if (length <= WHOLE_ANSWER_BYTES) {
-        let body: Buffer;
-        try {
-          body = Buffer.from(await answer.body.arrayBuffer());
-        } catch (err) {
-          throw failure(err);
-        }
-        begin(answer.statusCode, headers).end(body);
-        return;
-      }
-      const response = begin(answer.statusCode, headers);
-      try {
-        await pipeline(answer.body, response);
-      } catch {
-        // The client left, the deadline passed mid-answer or the extension broke off: the status
-        // is sent already, so the response just ends.
-        answer.body.destroy();
-        response.destroy();
-      }
-    } finally {
-      clearTimeout(timer);
-      request.signal.removeEventListener("abort", leave);
-    }
+        },
+        call,
+      );
+    });
   }
 
   /**
@@ -250,10 +195,4 @@ export class RemoteBackend {
       throw err;
     }
   }
-}
-
-function describe(err: unknown): string {
-  const e = err as { message?: string; code?: string; cause?: { message?: string; code?: string } };
-  const cause = e.cause?.message ?? "";
-  return [e.message ?? String(err), cause].filter(Boolean).join(": ");
 }
