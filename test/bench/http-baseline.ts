@@ -10,12 +10,18 @@
 //                  token from the token file through the gateway's token cache, client certificates,
 //                  audit ID, impersonation, authorization with system:masters allowed): S1's floor,
 //                  what those unavoidable parts cost on top of bare fastify
-// plus POST /__set?slot=object|list (text/plain) for the benchmark to hand it those bytes.
+//   GET  /proxy/…  behind the same access stages, the rest of the path sent on with undici (TLS,
+//                  the request's Authorization) to the upstream set by POST /__upstream, its answer
+//                  read whole and sent back: S12's floor, what a proxy that must authenticate and
+//                  authorize pays on this machine for the second hop
+// plus POST /__set?slot=object|list (text/plain) for the benchmark to hand it those bytes, and
+// POST /__upstream ({"origin","caPem","serverName"}) for the proxy route's upstream.
 //
 // usage: node test/bench/http-baseline.ts '{"port":N,"certFile":…,"keyFile":…,"caFile":…}'
 // Prints "listening" on stdout once it serves; stops on SIGTERM.
 
 import { readFileSync } from "node:fs";
+import { Agent, type Dispatcher } from "undici";
 import { naming } from "../../backends/naming/index.ts";
 import { accessGuard } from "../../gateway/authorization/guard.ts";
 import { createServer } from "../../gateway/server.ts";
@@ -78,6 +84,32 @@ const guard = accessGuard({
 });
 app.get("/api/*", { preHandler: guard }, (_req, reply) => {
   reply.header("content-type", "application/json").send(bodies.object);
+});
+
+// The plainest proxy undici and fastify make after the access stages: the caller's token sent on.
+let upstream: { origin: string; agent: Dispatcher } | undefined;
+app.get("/proxy/*", { preHandler: guard }, async (req, reply) => {
+  if (!upstream) return reply.code(503).send({ error: "no upstream" });
+  const answer = await upstream.agent.request({
+    origin: upstream.origin,
+    path: req.url.slice("/proxy".length),
+    method: "GET",
+    headers: { authorization: req.headers.authorization ?? "", accept: req.headers.accept ?? "*/*" },
+  });
+  const body = Buffer.from(await answer.body.arrayBuffer());
+  const type = answer.headers["content-type"];
+  return reply
+    .code(answer.statusCode)
+    .header("content-type", typeof type === "string" ? type : "application/json")
+    .send(body);
+});
+app.post<{ Body: { origin: string; caPem: string; serverName: string } }>("/__upstream", async (req) => {
+  await upstream?.agent.close();
+  upstream = {
+    origin: req.body.origin,
+    agent: new Agent({ connect: { ca: req.body.caPem, servername: req.body.serverName } }),
+  };
+  return { origin: upstream.origin };
 });
 
 const watchers = new Set<import("node:http").ServerResponse>();

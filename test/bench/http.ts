@@ -171,6 +171,8 @@ interface Baseline {
   readonly port: number;
   readonly pid: number;
   set(slot: "object" | "list", body: string): Promise<void>;
+  /** Where its `/proxy/…` route sends requests on (S12's floor). */
+  setUpstream(upstream: { origin: string; caPem: string; serverName: string }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -200,19 +202,21 @@ async function startBaseline(pki: string, tokenFile: string): Promise<Baseline> 
   }
   const pid = child.pid as number;
   const agent = new Agent({ connect: { ca: readFileSync(config.caFile, "utf8") } });
+  const post = async (path: string, type: string, body: string) => {
+    const res = await request(`https://127.0.0.1:${port}${path}`, {
+      method: "POST",
+      headers: { "content-type": type },
+      body,
+      dispatcher: agent,
+    });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`baseline ${path}: ${res.statusCode} ${text}`);
+  };
   return {
     port,
     pid,
-    async set(slot, body) {
-      const res = await request(`https://127.0.0.1:${port}/__set?slot=${slot}`, {
-        method: "POST",
-        headers: { "content-type": "text/plain" },
-        body,
-        dispatcher: agent,
-      });
-      const text = await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`baseline /__set ${slot}: ${res.statusCode} ${text}`);
-    },
+    set: (slot, body) => post(`/__set?slot=${slot}`, "text/plain", body),
+    setUpstream: (upstream) => post("/__upstream", "application/json", JSON.stringify(upstream)),
     async stop() {
       await agent.close();
       child.kill("SIGTERM");
@@ -488,6 +492,11 @@ async function getPairs(
   return { subject, base };
 }
 
+/** Round by round, the rate of `a`'s runs over that of `b`'s. */
+function perRound(a: RunResult[], b: RunResult[]): number[] {
+  return a.map((r, i) => r.rate / (b[i] as RunResult).rate);
+}
+
 /** Interleaved GET runs over several servers, in the given order each round: runs per server. */
 async function getRounds(
   specs: GetSpec[],
@@ -533,7 +542,6 @@ async function benchGet(env: Env): Promise<void> {
     checkRuns(`S1 GET ${connections} conn (gateway)`, gw);
     checkRuns(`S1 GET ${connections} conn (baseline)`, base);
     if (withFloor) checkRuns(`S1 GET ${connections} conn (access floor)`, floor);
-    const perRound = (a: RunResult[], b: RunResult[]) => a.map((r, i) => r.rate / (b[i] as RunResult).rate);
     const ratios = perRound(gw, base);
     const p99Ratios = gw.map((g, i) => g.p99 / (base[i] as RunResult).p99);
     const p = (runs: RunResult[]) =>
@@ -1480,23 +1488,32 @@ async function benchAggregation(env: Env): Promise<void> {
     const bytes = Buffer.byteLength((await env.api.call("GET", path)).text);
     const gwSpec = { port: env.gw.port, pid: env.gwPid, mode: "get", path } as const;
     const extSpec = { port: ext.port, pid: extPid, mode: "get", path } as const;
+    // The bare proxy of http-baseline.ts (pinned to CPU 0 as well) runs the gateway's access stages
+    // and sends the same GET to the same extension: the floor under the gateway's figure.
+    const floorSpec = { port: env.base.port, pid: env.base.pid, mode: "get", path: `/proxy${path}` } as const;
+    await env.base.setUpstream({
+      origin: `https://127.0.0.1:${ext.port}`,
+      caPem: readFileSync(join(ext.dataDir, "pki", "ca.crt"), "utf8"),
+      serverName: `ext.${EXT_NS}.svc`,
+    });
     for (const [connections, pairs, runS, warmS] of [
       [CONNS, CFG.pairs, CFG.runS, CFG.warmS],
       [1, CFG.pairs, CFG.minorRunS, CFG.minorWarmS],
     ] as const) {
-      progress(`S12: GET one Widget (${fmtBytes(bytes)}), ${connections} conn, ${pairs} pairs of ${runS} s`);
-      const direct: RunResult[] = [];
-      const proxied: RunResult[] = [];
-      for (let i = 0; i < pairs; i++) {
-        direct.push(await warmAndRun({ ...extSpec, connections, seconds: runS }, warmS));
-        proxied.push(await warmAndRun({ ...gwSpec, connections, seconds: runS }, warmS));
-        progress(
-          `    pair ${i + 1}: direct ${fmtRate(direct[i]?.rate ?? 0)}, through the gateway ${fmtRate(proxied[i]?.rate ?? 0)}`,
-        );
-      }
+      progress(`S12: GET one Widget (${fmtBytes(bytes)}), ${connections} conn, ${pairs} rounds of ${runS} s`);
+      const withFloor = connections === CONNS;
+      const specs = withFloor ? [extSpec, floorSpec, gwSpec] : [extSpec, gwSpec];
+      const names = withFloor
+        ? ["direct", "bare proxy", "through the gateway"]
+        : ["direct", "through the gateway"];
+      const rounds = await getRounds(specs, names, { connections, pairs, runS, warmS });
+      const direct = rounds[0] ?? [];
+      const proxied = rounds[specs.length - 1] ?? [];
+      const floor = withFloor ? (rounds[1] ?? []) : [];
       checkRuns(`S12 GET ${connections} conn (through the gateway)`, proxied);
       checkRuns(`S12 GET ${connections} conn (direct)`, direct);
-      const ratios = proxied.map((g, i) => g.rate / (direct[i] as RunResult).rate);
+      if (withFloor) checkRuns(`S12 GET ${connections} conn (bare proxy)`, floor);
+      const ratios = perRound(proxied, direct);
       const addedP50 = proxied.map((g, i) => g.p50 - (direct[i] as RunResult).p50);
       const addedP99 = proxied.map((g, i) => g.p99 - (direct[i] as RunResult).p99);
       const cell = (runs: RunResult[]) =>
@@ -1514,6 +1531,28 @@ async function benchAggregation(env: Env): Promise<void> {
         target: connections === CONNS ? "≥ 0.5x" : "≤ 0.5 ms added p50",
         verdict: connections === CONNS ? verdict(median(ratios) >= 0.5) : verdict(median(addedP50) <= 0.5),
       });
+      if (withFloor) {
+        add({
+          id: "S12",
+          figure: `floor: bare fastify behind the access stages, proxying the same GET with undici, ${connections} conns`,
+          subject: cell(floor),
+          baseline: "straight to the extension (same rounds)",
+          ratio: fmtRatio(perRound(floor, direct)),
+          cpu: cpuCell(floor, direct),
+          target: "(reference: what the second hop costs)",
+          verdict: "info",
+        });
+        add({
+          id: "S12",
+          figure: `the gateway against that floor, ${connections} conns`,
+          subject: "through the gateway (same rounds)",
+          baseline: "bare proxy (same rounds)",
+          ratio: fmtRatio(perRound(proxied, floor)),
+          cpu: cpuCell(proxied, floor),
+          target: "(reference)",
+          verdict: "info",
+        });
+      }
       if (connections === 1)
         notes.push(
           `S12 GET: added p99 at 1 conn ${fmtList(addedP99, fmtMs)}; the p50 target is judged at 1 connection, ` +
