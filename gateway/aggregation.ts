@@ -8,6 +8,7 @@ import type { Socket } from "node:net";
 import {
   type ApiServiceEntry,
   ApiServiceTable,
+  type ClientSide,
   type ProxiedUser,
   type RemoteBackend,
   RemoteUnavailableError,
@@ -72,15 +73,47 @@ async function upgrade(ctx: RequestContext, entry: ApiServiceEntry, backend: Rem
   opened.join(socket);
 }
 
-const ABORT = Symbol("abort when the client leaves");
+const CALL = Symbol("proxied call");
+
+type ProxiedRaw = ServerResponse & { [CALL]?: { clientLeft(): void } };
 
 /**
- * Only a client that leaves before the answer is sent ends the call (aborting costs). One listener
- * for every response, finding its controller on it: a closure per request stored on the response
- * it captures kept requests alive through V8's young-generation collections.
+ * Only a client that leaves before its answer is sent ends the call (aborting costs). One listener
+ * for every response, finding its call on it.
  */
-function abortUnfinished(this: ServerResponse & { [ABORT]?: AbortController }): void {
-  if (!this.writableFinished) this[ABORT]?.abort();
+function clientClosed(this: ProxiedRaw): void {
+  if (!this.writableFinished) this[CALL]?.clientLeft();
+}
+
+/** The client's side of one proxied request (see ClientSide: no closures per request). */
+class ProxiedResponse implements ClientSide {
+  readonly #ctx: RequestContext;
+  /** A watch's client learns at once that it began; other heads go out with the body. */
+  readonly #flushHead: boolean;
+
+  constructor(ctx: RequestContext, flushHead: boolean) {
+    this.#ctx = ctx;
+    this.#flushHead = flushHead;
+  }
+
+  begin(status: number, headers: Record<string, string | string[]>): ServerResponse {
+    const raw = takeOverResponse(this.#ctx);
+    raw.writeHead(status, headers);
+    if (this.#flushHead) raw.flushHeaders();
+    return raw;
+  }
+
+  follow(call: { clientLeft(): void } | undefined): void {
+    const raw = this.#ctx.reply.raw as ProxiedRaw;
+    if (call === undefined) {
+      delete raw[CALL];
+      return;
+    }
+    raw[CALL] = call;
+    raw.on("close", clientClosed);
+    // Gone already, before the call began.
+    if (raw.destroyed) clientClosed.call(raw);
+  }
 }
 
 export function startAggregation(options: {
@@ -112,10 +145,6 @@ export function startAggregation(options: {
         await upgrade(ctx, entry, options.backend);
         return true;
       }
-      const abort = new AbortController();
-      const raw = ctx.reply.raw as ServerResponse & { [ABORT]?: AbortController };
-      raw[ABORT] = abort;
-      raw.on("close", abortUnfinished);
       const timeout = timeoutMs(ctx);
       const body = ctx.req.body;
       await options.backend.forward(
@@ -126,16 +155,9 @@ export function startAggregation(options: {
           headers: ctx.req.headers,
           body: Buffer.isBuffer(body) ? body : undefined,
           user: ctx.user,
-          signal: abort.signal,
           timeoutMs: timeout,
         },
-        (status, headers) => {
-          takeOverResponse(ctx);
-          raw.writeHead(status, headers);
-          // A watch's client learns at once that it began; other heads go out with the body.
-          if (timeout === undefined) raw.flushHeaders();
-          return raw;
-        },
+        new ProxiedResponse(ctx, timeout === undefined),
       );
       return true;
     },

@@ -5,7 +5,7 @@ import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { Pool } from "undici";
 import { RemoteTimeoutError, RemoteUnavailableError } from "../backends/aggregator/errors.ts";
-import { type BeginAnswer, ProxyCall } from "../backends/aggregator/proxy-call.ts";
+import { type ClientSide, ProxyCall } from "../backends/aggregator/proxy-call.ts";
 
 /** A plain HTTP peer: /small answers at once, /large streams 200 KiB, /hang holds until released. */
 describe("ProxyCall", () => {
@@ -37,27 +37,29 @@ describe("ProxyCall", () => {
     await new Promise((r) => server.close(r));
   });
 
-  /** Runs one call through `pool`; what `begin` was given, and the bytes sent to the client. */
+  /** Runs one call through `pool`; what the client side was given, and the bytes sent to it. */
   function call(
     pool: Pool,
     path: string,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: { timeoutMs?: number; leave?: AbortSignal } = {},
   ): { done: Promise<void>; heads: [number, Record<string, string | string[]>][]; body: () => Buffer } {
     const heads: [number, Record<string, string | string[]>][] = [];
     const chunks: Buffer[] = [];
-    const begin: BeginAnswer = (status, headers) => {
-      heads.push([status, headers]);
-      const out = new PassThrough();
-      out.on("data", (c: Buffer) => chunks.push(c));
-      return out;
+    let following: { clientLeft(): void } | undefined;
+    options.leave?.addEventListener("abort", () => following?.clientLeft());
+    const client: ClientSide = {
+      begin(status, headers) {
+        heads.push([status, headers]);
+        const out = new PassThrough();
+        out.on("data", (c: Buffer) => chunks.push(c));
+        return out;
+      },
+      follow(c) {
+        following = c;
+      },
     };
     const done = new Promise<void>((resolve, reject) => {
-      const handler = new ProxyCall(
-        "v1.example.com",
-        { begin, signal: options.signal ?? new AbortController().signal, timeoutMs: options.timeoutMs },
-        resolve,
-        reject,
-      );
+      const handler = new ProxyCall("v1.example.com", client, options.timeoutMs, resolve, reject);
       pool.dispatch({ path, method: "GET", headersTimeout: 0, bodyTimeout: 0 }, handler);
     });
     return { done, heads, body: () => Buffer.concat(chunks) };
@@ -104,7 +106,7 @@ describe("ProxyCall", () => {
       const queued = call(pool, "/queued-deadline", { timeoutMs: 20 });
       await assert.rejects(queued.done, RemoteTimeoutError);
       const left = new AbortController();
-      const abandoned = call(pool, "/queued-left", { signal: left.signal });
+      const abandoned = call(pool, "/queued-left", { leave: left.signal });
       left.abort();
       await assert.rejects(abandoned.done, (err: unknown) => {
         assert.ok(err instanceof RemoteUnavailableError);

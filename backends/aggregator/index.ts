@@ -7,5 +7,6 @@ export {
   type ProxiedUser,
 } from "./identity-headers.ts";
 export { type ForwardRequest, RemoteBackend, type RemoteBackendOptions } from "./proxy.ts";
+export type { ClientSide } from "./proxy-call.ts";
 export { readResourceList } from "./resource-list.ts";
 export { ApiServiceTable } from "./table.ts";

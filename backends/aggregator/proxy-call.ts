@@ -12,8 +12,20 @@ import { returnedHeaders } from "./identity-headers.ts";
  */
 const WHOLE_ANSWER_BYTES = 64 * 1024;
 
-/** Opens the response to the client with the extension's status and headers. */
-export type BeginAnswer = (status: number, headers: Record<string, string | string[]>) => Writable;
+/**
+ * The client's side of a proxied call. One object per request with no closures in it: a closure
+ * made per request and kept where it can reach itself (an abort listener on the client's signal,
+ * say) kept every proxied request alive through V8's young-generation collections.
+ */
+export interface ClientSide {
+  /** Opens the response to the client with the extension's status and headers. */
+  begin(status: number, headers: Record<string, string | string[]>): Writable;
+  /**
+   * From now on `call.clientLeft()` is called if the client goes away before its answer is
+   * complete; `undefined` stops that.
+   */
+  follow(call: { clientLeft(): void } | undefined): void;
+}
 
 /** The call a streaming response belongs to, for the one drain listener every response shares. */
 const CALL = Symbol("proxied call");
@@ -32,8 +44,7 @@ function expire(call: ProxyCall): void {
  */
 export class ProxyCall implements Dispatcher.DispatchHandler {
   readonly #apiService: string;
-  readonly #begin: BeginAnswer;
-  readonly #signal: AbortSignal;
+  readonly #client: ClientSide;
   readonly #resolve: () => void;
   readonly #reject: (err: Error) => void;
   readonly #timer: NodeJS.Timeout | undefined;
@@ -49,22 +60,20 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
 
   constructor(
     apiService: string,
-    options: { begin: BeginAnswer; signal: AbortSignal; timeoutMs: number | undefined },
+    client: ClientSide,
+    timeoutMs: number | undefined,
     resolve: () => void,
     reject: (err: Error) => void,
   ) {
     this.#apiService = apiService;
-    this.#begin = options.begin;
-    this.#signal = options.signal;
+    this.#client = client;
     this.#resolve = resolve;
     this.#reject = reject;
-    this.#timer = options.timeoutMs === undefined ? undefined : setTimeout(expire, options.timeoutMs, this);
-    if (this.#signal.aborted) this.handleEvent();
-    else this.#signal.addEventListener("abort", this, { once: true });
+    this.#timer = timeoutMs === undefined ? undefined : setTimeout(expire, timeoutMs, this);
+    client.follow(this);
   }
 
-  /** The client went away (the signal's abort event). */
-  handleEvent(): void {
+  clientLeft(): void {
     this.#end(new Error("the client closed the request"));
   }
 
@@ -95,7 +104,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       this.#whole = { status, headers: sent, chunks: [] };
       return;
     }
-    const out = this.#begin(status, sent) as Writable & { [CALL]?: ProxyCall };
+    const out = this.#client.begin(status, sent) as Writable & { [CALL]?: ProxyCall };
     out[CALL] = this;
     out.on("drain", resumeUpstream);
     this.#out = out;
@@ -110,7 +119,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     const whole = this.#whole;
     if (whole) {
       const body = whole.chunks.length === 1 ? (whole.chunks[0] as Buffer) : Buffer.concat(whole.chunks);
-      this.#begin(whole.status, whole.headers).end(body);
+      this.#client.begin(whole.status, whole.headers).end(body);
     } else this.#out?.end();
     this.#settle(undefined);
   }
@@ -145,7 +154,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#settled = true;
     clearTimeout(this.#timer);
-    this.#signal.removeEventListener("abort", this);
+    this.#client.follow(undefined);
     if (this.#out) {
       this.#out.off("drain", resumeUpstream);
       delete this.#out[CALL];

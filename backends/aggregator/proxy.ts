@@ -14,7 +14,7 @@ import {
 import type { ApiServiceEntry } from "./apiservice.ts";
 import { RemoteUnavailableError } from "./errors.ts";
 import { forwardedHeaders, type IdentityHeaderNames, type ProxiedUser } from "./identity-headers.ts";
-import { type BeginAnswer, describe, ProxyCall } from "./proxy-call.ts";
+import { type ClientSide, describe, ProxyCall } from "./proxy-call.ts";
 import { openUpgrade } from "./upgrade.ts";
 
 export interface RemoteBackendOptions {
@@ -35,8 +35,6 @@ export interface ForwardRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: Buffer | undefined;
   readonly user: ProxiedUser;
-  /** Aborted when the client goes away: the call to the extension ends with it. */
-  readonly signal: AbortSignal;
   /** How long the extension has to start answering; undefined for long-running requests (watches). */
   readonly timeoutMs: number | undefined;
 }
@@ -51,23 +49,18 @@ export class RemoteBackend {
   }
 
   /**
-   * Sends the request to the APIService's extension and sends its answer on through the response
-   * `begin` opens with the extension's status and headers: a small answer of known length whole
-   * (one write to the client), any other as it streams, under backpressure (proxy-call.ts). Throws
-   * RemoteUnavailableError or RemoteTimeoutError before `begin`; once the answer has begun, a
+   * Sends the request to the APIService's extension and its answer on to `client`, opened with the
+   * extension's status and headers: a small answer of known length whole (one write), any other as
+   * it streams, under backpressure (proxy-call.ts); a client that leaves ends the call. Throws
+   * RemoteUnavailableError or RemoteTimeoutError before the answer begins; once it has begun, a
    * failure ends the response.
    */
-  async forward(entry: ApiServiceEntry, request: ForwardRequest, begin: BeginAnswer): Promise<void> {
+  async forward(entry: ApiServiceEntry, request: ForwardRequest, client: ClientSide): Promise<void> {
     const target = await this.#target(entry);
     const dispatcher = this.#dispatcher(entry, target.serverName);
     const headers = forwardedHeaders(request.headers, request.user, this.#o.identityHeaders);
     await new Promise<void>((resolve, reject) => {
-      const call = new ProxyCall(
-        entry.name,
-        { begin, signal: request.signal, timeoutMs: request.timeoutMs },
-        resolve,
-        reject,
-      );
+      const call = new ProxyCall(entry.name, client, request.timeoutMs, resolve, reject);
       dispatcher.dispatch(
         {
           // Aggregator targets carry no path: the URL is the origin.
@@ -91,7 +84,7 @@ export class RemoteBackend {
    */
   async upgrade(
     entry: ApiServiceEntry,
-    request: Omit<ForwardRequest, "body" | "timeoutMs" | "signal">,
+    request: Omit<ForwardRequest, "body" | "timeoutMs">,
     protocol: string,
   ): Promise<{ status: number; join(client: Duplex): void }> {
     const target = await this.#target(entry);
