@@ -1,6 +1,7 @@
 // One HTTP client for every call-out to a Service (the aggregator's proxy, its availability
 // probes, conversion webhooks, the proxy verb): undici agents kept per TLS identity, so calls to
 // the same server with the same trust reuse their connections.
+import { createSecureContext, type SecureContext } from "node:tls";
 import { Agent, type Dispatcher } from "undici";
 
 export interface TlsIdentity {
@@ -12,6 +13,25 @@ export interface TlsIdentity {
   readonly insecure?: boolean;
   /** The certificate this side presents. */
   readonly client?: { readonly certPem: string; readonly keyPem: string };
+}
+
+/**
+ * One context for every connection an agent opens: given PEMs instead, node parses them into a new
+ * context per connection (each watch through the aggregator opens one). PEMs node cannot use are
+ * passed as they are, so the failure comes with the call, where callers report it.
+ */
+function tlsMaterial(
+  tls: TlsIdentity,
+): { secureContext: SecureContext } | { ca?: string; cert?: string; key?: string } {
+  const pems = {
+    ...(tls.caPem ? { ca: tls.caPem } : {}),
+    ...(tls.client ? { cert: tls.client.certPem, key: tls.client.keyPem } : {}),
+  };
+  try {
+    return { secureContext: createSecureContext(pems) };
+  } catch {
+    return pems;
+  }
 }
 
 /** Agents kept; the least recently used one is closed beyond this. */
@@ -38,8 +58,7 @@ export class DispatcherPool {
       connect: {
         servername: tls.serverName,
         rejectUnauthorized: tls.insecure !== true,
-        ...(tls.caPem ? { ca: tls.caPem } : {}),
-        ...(tls.client ? { cert: tls.client.certPem, key: tls.client.keyPem } : {}),
+        ...tlsMaterial(tls),
       },
       // Watches and long lists stream for as long as the client keeps them.
       bodyTimeout: 0,
