@@ -20,3 +20,10 @@ export class RemoteTimeoutError extends Error {
     this.name = "RemoteTimeoutError";
   }
 }
+
+/** An undici failure's message with its cause's, as the Status message of a failed call. */
+export function describe(err: unknown): string {
+  const e = err as { message?: string; cause?: { message?: string } };
+  const cause = e.cause?.message ?? "";
+  return [e.message ?? String(err), cause].filter(Boolean).join(": ");
+}

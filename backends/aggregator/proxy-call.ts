@@ -3,7 +3,7 @@
 // a promise per step in between. That path is what every proxied GET and every watch event pays.
 import type { Writable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { RemoteTimeoutError, RemoteUnavailableError } from "./errors.ts";
+import { describe, RemoteTimeoutError, RemoteUnavailableError } from "./errors.ts";
 import { returnedHeaders } from "./identity-headers.ts";
 
 /**
@@ -162,10 +162,4 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     if (err) this.#reject(err);
     else this.#resolve();
   }
-}
-
-export function describe(err: unknown): string {
-  const e = err as { message?: string; code?: string; cause?: { message?: string; code?: string } };
-  const cause = e.cause?.message ?? "";
-  return [e.message ?? String(err), cause].filter(Boolean).join(": ");
 }

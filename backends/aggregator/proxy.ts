@@ -12,9 +12,9 @@ import {
   serviceTargets,
 } from "../services/index.ts";
 import type { ApiServiceEntry } from "./apiservice.ts";
-import { RemoteUnavailableError } from "./errors.ts";
+import { describe, RemoteUnavailableError } from "./errors.ts";
 import { forwardedHeaders, type IdentityHeaderNames, type ProxiedUser } from "./identity-headers.ts";
-import { type ClientSide, describe, ProxyCall } from "./proxy-call.ts";
+import { type ClientSide, ProxyCall } from "./proxy-call.ts";
 import { openUpgrade } from "./upgrade.ts";
 
 export interface RemoteBackendOptions {
