@@ -497,6 +497,25 @@ function perRound(a: RunResult[], b: RunResult[]): number[] {
   return a.map((r, i) => r.rate / (b[i] as RunResult).rate);
 }
 
+/** The reference row of a scenario with a floor: the gateway's runs against the floor's, same rounds. */
+function addAgainstFloor(
+  id: "S1" | "S12",
+  connections: number,
+  gateway: { name: string; runs: RunResult[] },
+  floor: { name: string; runs: RunResult[] },
+): void {
+  add({
+    id,
+    figure: `the gateway against that floor, ${connections} conns`,
+    subject: `${gateway.name} (same rounds)`,
+    baseline: `${floor.name} (same rounds)`,
+    ratio: fmtRatio(perRound(gateway.runs, floor.runs)),
+    cpu: cpuCell(gateway.runs, floor.runs),
+    target: "(reference)",
+    verdict: "info",
+  });
+}
+
 /** Interleaved GET runs over several servers, in the given order each round: runs per server. */
 async function getRounds(
   specs: GetSpec[],
@@ -576,16 +595,12 @@ async function benchGet(env: Env): Promise<void> {
         target: "(reference: what the unavoidable parts cost)",
         verdict: "info",
       });
-      add({
-        id: "S1",
-        figure: `the gateway against that floor, ${connections} conns`,
-        subject: "gateway (same rounds)",
-        baseline: "access floor (same rounds)",
-        ratio: fmtRatio(perRound(gw, floor)),
-        cpu: cpuCell(gw, floor),
-        target: "(reference)",
-        verdict: "info",
-      });
+      addAgainstFloor(
+        "S1",
+        connections,
+        { name: "gateway", runs: gw },
+        { name: "access floor", runs: floor },
+      );
       add({
         id: "S1",
         figure: `GET latency, ${connections} conns`,
@@ -1548,16 +1563,12 @@ async function benchAggregation(env: Env): Promise<void> {
           target: "(reference: what the second hop costs)",
           verdict: "info",
         });
-        add({
-          id: "S12",
-          figure: `the gateway against that floor, ${connections} conns`,
-          subject: "through the gateway (same rounds)",
-          baseline: "bare proxy (same rounds)",
-          ratio: fmtRatio(perRound(proxied, floor)),
-          cpu: cpuCell(proxied, floor),
-          target: "(reference)",
-          verdict: "info",
-        });
+        addAgainstFloor(
+          "S12",
+          connections,
+          { name: "through the gateway", runs: proxied },
+          { name: "bare proxy", runs: floor },
+        );
       }
       if (connections === 1)
         notes.push(
